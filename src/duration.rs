@@ -1,0 +1,111 @@
+//! Durations on the command line: `500ms`, `90s`, `30m`, `2h`, `1d`.
+
+use std::time::Duration;
+
+/// Parses a positive duration such as `90s`, `30m` or `2h`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("`{text}` has no unit; write e.g. 90s, 30m or 2h"))?;
+    let (number, unit) = text.split_at(split);
+    let value: u64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration; write e.g. 90s, 30m or 2h"))?;
+    let millis_per_unit: u64 = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => {
+            return Err(format!(
+                "`{text}` has an unknown unit `{unit}`; use ms, s, m, h or d"
+            ));
+        }
+    };
+    if value == 0 {
+        return Err(format!("`{text}`: the duration must be greater than zero"));
+    }
+    value
+        .checked_mul(millis_per_unit)
+        .map(Duration::from_millis)
+        .ok_or_else(|| format!("`{text}` is too long"))
+}
+
+/// "41m", "3h12m", "2d4h", "12s": the relative ages tables show.
+pub fn human(seconds: i64) -> String {
+    let s = seconds.unsigned_abs();
+    let text = if s < 60 {
+        format!("{s}s")
+    } else if s < 3600 {
+        format!("{}m", s / 60)
+    } else if s < 86_400 {
+        let m = (s % 3600) / 60;
+        if m == 0 {
+            format!("{}h", s / 3600)
+        } else {
+            format!("{}h{}m", s / 3600, m)
+        }
+    } else {
+        let h = (s % 86_400) / 3600;
+        if h == 0 {
+            format!("{}d", s / 86_400)
+        } else {
+            format!("{}d{}h", s / 86_400, h)
+        }
+    };
+    if seconds < 0 {
+        format!("in {text}")
+    } else {
+        text
+    }
+}
+
+/// "41m ago" / "in 20m".
+pub fn ago(seconds: i64) -> String {
+    if seconds < 0 {
+        human(seconds)
+    } else {
+        format!("{} ago", human(seconds))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_documented_forms() {
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("30m"), Ok(Duration::from_secs(1800)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("1d"), Ok(Duration::from_secs(86_400)));
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_positive_duration() {
+        for bad in [
+            "",
+            "30",
+            "-5s",
+            "0s",
+            "5 minutes",
+            "1.5h",
+            "m",
+            "99999999999999999999d",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn renders_relative_ages() {
+        assert_eq!(ago(12), "12s ago");
+        assert_eq!(ago(41 * 60 + 5), "41m ago");
+        assert_eq!(ago(3 * 3600 + 12 * 60), "3h12m ago");
+        assert_eq!(ago(2 * 86_400), "2d ago");
+        assert_eq!(ago(-20 * 60), "in 20m");
+    }
+}

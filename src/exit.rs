@@ -1,0 +1,137 @@
+//! The exit-code contract (SPEC.md, "Output and exit contract") in one place.
+//!
+//! Commands fail with `anyhow::Error`. Where a failure has a documented exit
+//! code, the error chain carries a [`Failure`] that says which; everything
+//! else maps to 1. `main` calls [`code_for`] and nothing else decides.
+
+use std::fmt;
+
+/// The documented exit codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitCode {
+    Done,
+    Unexpected,
+    Usage,
+    NotFound,
+    Refused,
+    Conflict,
+    WaitTimedOut,
+    StuckFound,
+    Interrupted,
+    /// `sandbox -- CMD` passes CMD's own status through.
+    Child(i32),
+}
+
+impl ExitCode {
+    pub fn as_i32(self) -> i32 {
+        match self {
+            ExitCode::Done => 0,
+            ExitCode::Unexpected => 1,
+            ExitCode::Usage => 2,
+            ExitCode::NotFound => 3,
+            ExitCode::Refused => 4,
+            ExitCode::Conflict => 5,
+            ExitCode::WaitTimedOut => 6,
+            ExitCode::StuckFound => 10,
+            ExitCode::Interrupted => 130,
+            ExitCode::Child(code) => code,
+        }
+    }
+}
+
+/// A failure whose exit code is part of the contract. The message is the
+/// whole sentence an operator reads: what failed and what to do next.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: ExitCode,
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+fn failure(code: ExitCode, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Failure {
+        code,
+        message: message.into(),
+    })
+}
+
+/// Bad input or usage: exit 2.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Usage, message)
+}
+
+/// The thing asked for does not exist: exit 3.
+pub fn not_found(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::NotFound, message)
+}
+
+/// A precondition, the guard, "nothing to do" or a missing terminal: exit 4.
+pub fn refused(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Refused, message)
+}
+
+/// A conflict, a lock timeout or a changed fingerprint; safe to re-diagnose
+/// and retry: exit 5.
+pub fn conflict(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Conflict, message)
+}
+
+/// `wait` ran out of time: exit 6.
+pub fn wait_timed_out(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::WaitTimedOut, message)
+}
+
+/// The operator pressed Ctrl-C: exit 130.
+pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Interrupted, message)
+}
+
+/// The exit code for an error: the first [`Failure`] in its chain, else a
+/// few database conditions that are retryable by nature, else 1.
+pub fn code_for(err: &anyhow::Error) -> ExitCode {
+    for cause in err.chain() {
+        if let Some(f) = cause.downcast_ref::<Failure>() {
+            return f.code;
+        }
+    }
+    for cause in err.chain() {
+        if let Some(db) = cause
+            .downcast_ref::<postgres::Error>()
+            .and_then(postgres::Error::as_db_error)
+        {
+            use postgres::error::SqlState;
+            let code = db.code();
+            if *code == SqlState::LOCK_NOT_AVAILABLE
+                || *code == SqlState::T_R_SERIALIZATION_FAILURE
+                || *code == SqlState::T_R_DEADLOCK_DETECTED
+            {
+                return ExitCode::Conflict;
+            }
+        }
+    }
+    ExitCode::Unexpected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn the_first_failure_in_the_chain_decides() {
+        let err = Err::<(), _>(refused("nothing to do"))
+            .context("deployment d0000006")
+            .unwrap_err();
+        assert_eq!(code_for(&err), ExitCode::Refused);
+        assert_eq!(code_for(&anyhow::anyhow!("boom")), ExitCode::Unexpected);
+        assert_eq!(code_for(&usage("bad id")), ExitCode::Usage);
+        assert_eq!(ExitCode::Interrupted.as_i32(), 130);
+    }
+}

@@ -1,0 +1,39 @@
+//! pushleft-controller: the break-glass CLI for stuck deployments.
+//!
+//! The binary (`main.rs`) is a thin shell around [`run`]; everything lives
+//! here so the tests can call library functions directly.
+
+pub mod cli;
+pub mod cluster;
+pub mod commands;
+pub mod connect;
+pub mod duration;
+pub mod exit;
+pub mod interrupt;
+pub mod json_docs;
+pub mod manpages;
+pub mod output;
+pub mod sandbox;
+pub mod schema;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+use crate::exit::ExitCode;
+use crate::output::Output;
+
+/// Runs one parsed command line and says how the process should exit.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    interrupt::install();
+    let output = Output::detect(cli.global.output);
+    match cli.command {
+        Command::Sandbox(args) => sandbox::run(&args, &output),
+        Command::Generate(args) => commands::generate::run(&args),
+        Command::Diagnose(_)
+        | Command::FailSafely(_)
+        | Command::Fleet(_)
+        | Command::Stuck(_)
+        | Command::Wait(_)
+        | Command::Doctor(_) => commands::not_built_yet(&cli.command),
+    }
+}

@@ -1,0 +1,8 @@
+//! The SQL files the binary embeds. They are the single source: psql loads
+//! the same files (`psql -v ON_ERROR_STOP=1 -f sql/schema.sql`).
+
+/// The reference schema of the control plane's database.
+pub const SCHEMA: &str = include_str!("../sql/schema.sql");
+
+/// The sandbox's incident scenarios (after the schema).
+pub const SCENARIOS: &str = include_str!("../sql/sandbox/scenarios.sql");

@@ -1,0 +1,88 @@
+//! `sandbox -- CMD` runs CMD against a fresh sandbox and passes its status
+//! through, leaving nothing behind.
+
+use crate::support::bin;
+
+#[test]
+fn sandbox_runs_the_command_against_the_scenarios_and_passes_its_status() {
+    let run = bin()
+        .args([
+            "sandbox",
+            "--",
+            "sh",
+            "-c",
+            "echo \"$DATABASE_URL\" > \"$1\"; test -n \"$PGHOST\" && exit 3",
+            "sh",
+        ])
+        .arg(std::env::temp_dir().join(format!("pushleft-sandbox-url-{}", std::process::id())))
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("queued-never-dispatched"),
+        "the scenario table: {stderr}"
+    );
+    let url_file =
+        std::env::temp_dir().join(format!("pushleft-sandbox-url-{}", std::process::id()));
+    let url = std::fs::read_to_string(&url_file).unwrap();
+    std::fs::remove_file(&url_file).unwrap();
+    // The cluster directory named in the URL is gone once sandbox returns.
+    let dir = url
+        .split("host=")
+        .nth(1)
+        .and_then(|rest| rest.split('&').next())
+        .unwrap()
+        .to_string();
+    assert!(dir.contains("pushleft-pg-"), "{url}");
+    assert!(
+        !std::path::Path::new(&dir).exists(),
+        "{dir} was left behind"
+    );
+}
+
+#[test]
+fn sandbox_database_has_every_scenario() {
+    let run = bin()
+        .args([
+            "sandbox",
+            "--",
+            "sh",
+            "-c",
+            "psql -X -At -c \"select status || '=' || count(*) from deployments group by status order by 1\"",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    for expected in [
+        "building=1",
+        "deploying=2",
+        "destroyed=1",
+        "failed=1",
+        "queued=2",
+        "running=1",
+        "teardown_queued=1",
+    ] {
+        assert!(stdout.contains(expected), "{expected} in {stdout}");
+    }
+}
+
+#[test]
+fn sandbox_reports_a_command_that_does_not_exist() {
+    let run = bin()
+        .args(["sandbox", "--", "/nonexistent/definitely-not-a-command"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("could not run"));
+}

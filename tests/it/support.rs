@@ -1,0 +1,278 @@
+//! Test support: one throwaway PostgreSQL per test binary (the same
+//! `cluster` module the sandbox uses), a schema-loaded template, and a fresh
+//! database per test cloned from it, so tests run in parallel and never
+//! share state. `PUSHLEFT_TEST_DATABASE_URL` points all of it at an existing
+//! server instead.
+
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use postgres::{Client, NoTls};
+use pushleft_controller::cluster::{Cluster, ClusterOptions};
+use pushleft_controller::schema;
+
+/// The template with the reference schema only.
+const SCHEMA_TEMPLATE: &str = "pushleft_tmpl_schema";
+/// The template with the schema and the sandbox scenarios.
+const SCENARIO_TEMPLATE: &str = "pushleft_tmpl_scenarios";
+
+/// The server all tests of this binary share.
+struct Server {
+    /// conninfo (key=value) for a database name.
+    base: String,
+    prefix: String,
+}
+
+/// Owned cluster, stopped by the atexit hook (statics are never dropped).
+static CLUSTER: Mutex<Option<Cluster>> = Mutex::new(None);
+static SERVER: OnceLock<Server> = OnceLock::new();
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" fn stop_cluster_at_exit() {
+    // The watchdog would clean up anyway once we are gone; stopping here
+    // makes `cargo test` leave nothing behind by the time it returns.
+    if let Ok(mut guard) = CLUSTER.lock()
+        && let Some(cluster) = guard.take()
+    {
+        cluster.stop();
+    }
+}
+
+fn server() -> &'static Server {
+    SERVER.get_or_init(|| {
+        let server = match std::env::var("PUSHLEFT_TEST_DATABASE_URL") {
+            Ok(url) if !url.is_empty() => Server {
+                base: url,
+                prefix: format!("pushleft_t{}_", std::process::id()),
+            },
+            _ => {
+                let cluster = Cluster::start(&ClusterOptions::default())
+                    .expect("starting the throwaway PostgreSQL for the tests");
+                let base = cluster.conninfo("postgres");
+                *CLUSTER.lock().expect("cluster lock") = Some(cluster);
+                // SAFETY: registering a plain extern "C" fn with atexit.
+                unsafe {
+                    libc::atexit(stop_cluster_at_exit);
+                }
+                Server {
+                    base,
+                    prefix: "t_".to_string(),
+                }
+            }
+        };
+        create_templates(&server);
+        server
+    })
+}
+
+/// conninfo for `dbname` on the shared server.
+fn conninfo_for(server: &Server, dbname: &str) -> String {
+    if server.base.starts_with("postgres://") || server.base.starts_with("postgresql://") {
+        let (head, query) = match server.base.split_once('?') {
+            Some((h, q)) => (h.to_string(), format!("?{q}")),
+            None => (server.base.clone(), String::new()),
+        };
+        let scheme_end = head.find("://").map(|i| i + 3).unwrap_or(0);
+        let authority_end = head[scheme_end..]
+            .find('/')
+            .map(|i| i + scheme_end)
+            .unwrap_or(head.len());
+        format!("{}/{dbname}{query}", &head[..authority_end])
+    } else {
+        format!("{} dbname={dbname}", server.base)
+    }
+}
+
+fn admin(server: &Server) -> Client {
+    Client::connect(&server.base, NoTls).expect("connecting to the test server")
+}
+
+fn create_templates(server: &Server) {
+    let mut admin = admin(server);
+    for (template, with_scenarios) in [(SCHEMA_TEMPLATE, false), (SCENARIO_TEMPLATE, true)] {
+        let name = format!("{}{template}", server.prefix);
+        admin
+            .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+            .expect("dropping an old template database");
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .expect("creating a template database");
+        let mut client =
+            Client::connect(&conninfo_for(server, &name), NoTls).expect("connecting to a template");
+        client
+            .batch_execute(schema::SCHEMA)
+            .expect("loading sql/schema.sql");
+        if with_scenarios {
+            client
+                .batch_execute(schema::SCENARIOS)
+                .expect("loading sql/sandbox/scenarios.sql");
+        }
+    }
+}
+
+/// A database of one test's own; dropped with the value.
+pub struct TestDb {
+    pub name: String,
+    pub conninfo: String,
+}
+
+impl TestDb {
+    /// A fresh database with the reference schema and no rows.
+    pub fn empty() -> TestDb {
+        TestDb::from_template(SCHEMA_TEMPLATE)
+    }
+
+    /// A fresh database with the schema and the sandbox scenarios.
+    pub fn scenarios() -> TestDb {
+        TestDb::from_template(SCENARIO_TEMPLATE)
+    }
+
+    fn from_template(template: &str) -> TestDb {
+        let server = server();
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let name = format!("{}db{n}", server.prefix);
+        admin(server)
+            .batch_execute(&format!(
+                "CREATE DATABASE {name} TEMPLATE {}{template}",
+                server.prefix
+            ))
+            .expect("cloning the template database");
+        TestDb {
+            conninfo: conninfo_for(server, &name),
+            name,
+        }
+    }
+
+    pub fn client(&self) -> Client {
+        Client::connect(&self.conninfo, NoTls).expect("connecting to the test database")
+    }
+
+    /// The real binary, pointed at this database, without a terminal.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = bin();
+        cmd.env("DATABASE_URL", &self.conninfo);
+        cmd
+    }
+
+    /// Runs the binary with `args` and collects everything.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(
+            self.cmd()
+                .args(args)
+                .output()
+                .expect("running pushleft-controller"),
+        )
+    }
+
+    /// The rows of a table, as JSON text, to compare states before and after.
+    pub fn dump(&self) -> String {
+        let mut client = self.client();
+        let mut out = String::new();
+        for table in [
+            "deployments",
+            "deployment_events",
+            "jobs",
+            "agent_job_results",
+            "application_instances",
+            "fleet_allocations",
+            "ingress_analytics_routes",
+            "fleet_nodes",
+            "network_attachments",
+            "source_snapshots",
+            "release_artifacts",
+        ] {
+            let row = client
+                .query_one(
+                    &format!(
+                        "SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY t::text), '[]')::text FROM {table} t"
+                    ),
+                    &[],
+                )
+                .expect("dumping a table");
+            out.push_str(table);
+            out.push_str(": ");
+            out.push_str(&row.get::<_, String>(0));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        let server = server();
+        if let Ok(mut admin) = Client::connect(&server.base, NoTls) {
+            let _ = admin.batch_execute(&format!(
+                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+                self.name
+            ));
+        }
+    }
+}
+
+/// The binary under test, with a clean environment for connecting.
+pub fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pushleft-controller"));
+    for var in [
+        "DATABASE_URL",
+        "PGHOST",
+        "PGPORT",
+        "PGUSER",
+        "PGDATABASE",
+        "PGPASSWORD",
+        "PGSSLMODE",
+        "PGSERVICE",
+        "NO_COLOR",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.stdin(std::process::Stdio::null());
+    cmd
+}
+
+/// What a run of the binary did.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Run {
+        Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|err| {
+            panic!(
+                "stdout is not JSON ({err}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+
+    #[track_caller]
+    pub fn assert_code(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code, code,
+            "exit code\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+}
+
+/// The full id of a sandbox scenario deployment, by number (1..=9).
+pub fn scenario(n: u8) -> String {
+    format!("d000000{n}-0000-4000-8000-00000000000{n}")
+}
