@@ -13,8 +13,11 @@ pub mod interrupt;
 pub mod json_docs;
 pub mod manpages;
 pub mod output;
+pub mod render;
+pub mod resolve;
 pub mod sandbox;
 pub mod schema;
+pub mod snapshot;
 pub mod verdict;
 
 use anyhow::Result;
@@ -30,8 +33,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Sandbox(args) => sandbox::run(&args, &output),
         Command::Generate(args) => commands::generate::run(&args),
-        Command::Diagnose(_)
-        | Command::FailSafely(_)
+        Command::Diagnose(args) => commands::diagnose::run(&args, &cli.global, &output),
+        Command::FailSafely(_)
         | Command::Fleet(_)
         | Command::Stuck(_)
         | Command::Wait(_)

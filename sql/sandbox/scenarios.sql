@@ -85,23 +85,23 @@ INSERT INTO release_artifacts VALUES
     ('e1000003-0000-4000-8000-000000000003', 'd0000003-0000-4000-8000-000000000003', 'registry.internal/shop/web@sha256:3f1c9a');
 INSERT INTO jobs (id, deployment_id, kind, status, target_node_id, attempt, max_attempts, available_at,
                   lease_token, lease_expires_at, payload, created_at, updated_at) VALUES
-    ('b0000003-0000-4000-8000-000000000031', 'd0000003-0000-4000-8000-000000000003', 'build', 'succeeded',
+    ('b0000031-0000-4000-8000-000000000031', 'd0000003-0000-4000-8000-000000000003', 'build', 'succeeded',
      'a0000001-0000-4000-8000-000000000001', 1, 3, now() - interval '3 hours 55 minutes',
      NULL, NULL, '{}', now() - interval '3 hours 55 minutes', now() - interval '3 hours 40 minutes'),
-    ('b0000003-0000-4000-8000-000000000032', 'd0000003-0000-4000-8000-000000000003', 'deploy', 'failed',
+    ('b0000032-0000-4000-8000-000000000032', 'd0000003-0000-4000-8000-000000000003', 'deploy', 'failed',
      'a0000012-0000-4000-8000-000000000012', 3, 3, now() - interval '3 hours 20 minutes',
      NULL, NULL, '{"last_error": "agent on edge-07 stopped answering"}',
      now() - interval '3 hours 35 minutes', now() - interval '3 hours 15 minutes');
 INSERT INTO agent_job_results VALUES
-    ('b1000003-0000-4000-8000-000000000031', 'b0000003-0000-4000-8000-000000000031', 'a0000001-0000-4000-8000-000000000001',
-     1, 'f0000003-0000-4000-8000-000000000031', 'succeeded', '{"image": "registry.internal/shop/web@sha256:3f1c9a"}',
+    ('b1000031-0000-4000-8000-000000000031', 'b0000031-0000-4000-8000-000000000031', 'a0000001-0000-4000-8000-000000000001',
+     1, 'f0000031-0000-4000-8000-000000000031', 'succeeded', '{"image": "registry.internal/shop/web@sha256:3f1c9a"}',
      now() - interval '3 hours 40 minutes');
 INSERT INTO application_instances VALUES
-    ('c1000003-0000-4000-8000-000000000031', 'd0000003-0000-4000-8000-000000000003', 'web', 'starting',
+    ('c1000031-0000-4000-8000-000000000031', 'd0000003-0000-4000-8000-000000000003', 'web', 'starting',
      'a0000012-0000-4000-8000-000000000012', 1);
 INSERT INTO fleet_allocations VALUES
-    ('c2000003-0000-4000-8000-000000000031', 'a0000012-0000-4000-8000-000000000012', 'application_instance',
-     'c1000003-0000-4000-8000-000000000031', 'active', now() - interval '3 hours 30 minutes', NULL);
+    ('c2000031-0000-4000-8000-000000000031', 'a0000012-0000-4000-8000-000000000012', 'application_instance',
+     'c1000031-0000-4000-8000-000000000031', 'active', now() - interval '3 hours 30 minutes', NULL);
 INSERT INTO ingress_analytics_routes VALUES
     ('shop-web.apps.example.net', 'd0000003-0000-4000-8000-000000000003', 1, 'active');
 
@@ -121,13 +121,13 @@ INSERT INTO jobs (id, deployment_id, kind, status, attempt, max_attempts, availa
     ('b0000004-0000-4000-8000-000000000004', 'd0000004-0000-4000-8000-000000000004', 'deploy', 'queued', 0, 3,
      now() + interval '20 minutes', now() - interval '1 hour 12 minutes', now() - interval '1 hour 10 minutes');
 INSERT INTO application_instances VALUES
-    ('c1000004-0000-4000-8000-000000000041', 'd0000004-0000-4000-8000-000000000004', 'api', 'pending', NULL, 1),
-    ('c1000004-0000-4000-8000-000000000042', 'd0000004-0000-4000-8000-000000000004', 'worker', 'pending', NULL, 1);
+    ('c1000041-0000-4000-8000-000000000041', 'd0000004-0000-4000-8000-000000000004', 'api', 'pending', NULL, 1),
+    ('c1000042-0000-4000-8000-000000000042', 'd0000004-0000-4000-8000-000000000004', 'worker', 'pending', NULL, 1);
 INSERT INTO fleet_allocations VALUES
-    ('c2000004-0000-4000-8000-000000000041', 'a0000006-0000-4000-8000-000000000006', 'application_instance',
-     'c1000004-0000-4000-8000-000000000041', 'reserved', now() - interval '1 hour 11 minutes', NULL),
-    ('c2000004-0000-4000-8000-000000000042', 'a0000007-0000-4000-8000-000000000007', 'application_instance',
-     'c1000004-0000-4000-8000-000000000042', 'reserved', now() - interval '1 hour 11 minutes', NULL);
+    ('c2000041-0000-4000-8000-000000000041', 'a0000006-0000-4000-8000-000000000006', 'application_instance',
+     'c1000041-0000-4000-8000-000000000041', 'reserved', now() - interval '1 hour 11 minutes', NULL),
+    ('c2000042-0000-4000-8000-000000000042', 'a0000007-0000-4000-8000-000000000007', 'application_instance',
+     'c1000042-0000-4000-8000-000000000042', 'reserved', now() - interval '1 hour 11 minutes', NULL);
 INSERT INTO network_attachments VALUES
     ('c3000004-0000-4000-8000-000000000004', 'd0000004-0000-4000-8000-000000000004', 'seg-crm-7',
      'a0000006-0000-4000-8000-000000000006', now() - interval '1 hour 9 minutes');
@@ -144,25 +144,25 @@ INSERT INTO source_snapshots VALUES
 INSERT INTO release_artifacts VALUES
     ('e1000005-0000-4000-8000-000000000005', 'd0000005-0000-4000-8000-000000000005', 'registry.internal/blog/web@sha256:0c4e11');
 INSERT INTO jobs (id, deployment_id, kind, status, target_node_id, attempt, max_attempts, available_at, created_at, updated_at) VALUES
-    ('b0000005-0000-4000-8000-000000000051', 'd0000005-0000-4000-8000-000000000005', 'build', 'succeeded',
+    ('b0000051-0000-4000-8000-000000000051', 'd0000005-0000-4000-8000-000000000005', 'build', 'succeeded',
      'a0000002-0000-4000-8000-000000000002', 1, 3, now() - interval '2 days', now() - interval '2 days', now() - interval '2 days'),
-    ('b0000005-0000-4000-8000-000000000052', 'd0000005-0000-4000-8000-000000000005', 'deploy', 'succeeded',
+    ('b0000052-0000-4000-8000-000000000052', 'd0000005-0000-4000-8000-000000000005', 'deploy', 'succeeded',
      'a0000006-0000-4000-8000-000000000006', 1, 3, now() - interval '2 days', now() - interval '2 days', now() - interval '2 days');
 INSERT INTO agent_job_results VALUES
-    ('b1000005-0000-4000-8000-000000000051', 'b0000005-0000-4000-8000-000000000051', 'a0000002-0000-4000-8000-000000000002',
-     1, 'f0000005-0000-4000-8000-000000000051', 'succeeded', '{}', now() - interval '2 days' + interval '3 minutes'),
-    ('b1000005-0000-4000-8000-000000000052', 'b0000005-0000-4000-8000-000000000052', 'a0000006-0000-4000-8000-000000000006',
-     1, 'f0000005-0000-4000-8000-000000000052', 'succeeded', '{}', now() - interval '2 days' + interval '5 minutes');
+    ('b1000051-0000-4000-8000-000000000051', 'b0000051-0000-4000-8000-000000000051', 'a0000002-0000-4000-8000-000000000002',
+     1, 'f0000051-0000-4000-8000-000000000051', 'succeeded', '{}', now() - interval '2 days' + interval '3 minutes'),
+    ('b1000052-0000-4000-8000-000000000052', 'b0000052-0000-4000-8000-000000000052', 'a0000006-0000-4000-8000-000000000006',
+     1, 'f0000052-0000-4000-8000-000000000052', 'succeeded', '{}', now() - interval '2 days' + interval '5 minutes');
 INSERT INTO application_instances VALUES
-    ('c1000005-0000-4000-8000-000000000051', 'd0000005-0000-4000-8000-000000000005', 'web', 'running',
+    ('c1000051-0000-4000-8000-000000000051', 'd0000005-0000-4000-8000-000000000005', 'web', 'running',
      'a0000006-0000-4000-8000-000000000006', 1),
-    ('c1000005-0000-4000-8000-000000000052', 'd0000005-0000-4000-8000-000000000005', 'web', 'running',
+    ('c1000052-0000-4000-8000-000000000052', 'd0000005-0000-4000-8000-000000000005', 'web', 'running',
      'a0000011-0000-4000-8000-000000000011', 1);
 INSERT INTO fleet_allocations VALUES
-    ('c2000005-0000-4000-8000-000000000051', 'a0000006-0000-4000-8000-000000000006', 'application_instance',
-     'c1000005-0000-4000-8000-000000000051', 'active', now() - interval '2 days', NULL),
-    ('c2000005-0000-4000-8000-000000000052', 'a0000011-0000-4000-8000-000000000011', 'application_instance',
-     'c1000005-0000-4000-8000-000000000052', 'active', now() - interval '2 days', NULL);
+    ('c2000051-0000-4000-8000-000000000051', 'a0000006-0000-4000-8000-000000000006', 'application_instance',
+     'c1000051-0000-4000-8000-000000000051', 'active', now() - interval '2 days', NULL),
+    ('c2000052-0000-4000-8000-000000000052', 'a0000011-0000-4000-8000-000000000011', 'application_instance',
+     'c1000052-0000-4000-8000-000000000052', 'active', now() - interval '2 days', NULL);
 INSERT INTO ingress_analytics_routes VALUES
     ('blog.apps.example.net', 'd0000005-0000-4000-8000-000000000005', 1, 'active');
 
@@ -185,19 +185,19 @@ CALL sandbox.add_events('d0000007-0000-4000-8000-000000000007',
     now() - interval '6 hours', interval '1 hour 27 minutes');
 INSERT INTO jobs (id, deployment_id, kind, status, target_node_id, attempt, max_attempts, available_at,
                   lease_token, lease_expires_at, created_at, updated_at) VALUES
-    ('b0000007-0000-4000-8000-000000000071', 'd0000007-0000-4000-8000-000000000007', 'deploy', 'succeeded',
+    ('b0000071-0000-4000-8000-000000000071', 'd0000007-0000-4000-8000-000000000007', 'deploy', 'succeeded',
      'a0000007-0000-4000-8000-000000000007', 1, 3, now() - interval '5 hours', NULL, NULL,
      now() - interval '5 hours', now() - interval '5 hours'),
-    ('b0000007-0000-4000-8000-000000000072', 'd0000007-0000-4000-8000-000000000007', 'teardown', 'leased',
+    ('b0000072-0000-4000-8000-000000000072', 'd0000007-0000-4000-8000-000000000007', 'teardown', 'leased',
      'a0000007-0000-4000-8000-000000000007', 1, 5, now() - interval '11 minutes',
-     'f0000007-0000-4000-8000-000000000072', now() + interval '4 minutes',
+     'f0000072-0000-4000-8000-000000000072', now() + interval '4 minutes',
      now() - interval '11 minutes', now() - interval '1 minute');
 INSERT INTO application_instances VALUES
-    ('c1000007-0000-4000-8000-000000000071', 'd0000007-0000-4000-8000-000000000007', 'web', 'stopping',
+    ('c1000071-0000-4000-8000-000000000071', 'd0000007-0000-4000-8000-000000000007', 'web', 'stopping',
      'a0000007-0000-4000-8000-000000000007', 1);
 INSERT INTO fleet_allocations VALUES
-    ('c2000007-0000-4000-8000-000000000071', 'a0000007-0000-4000-8000-000000000007', 'application_instance',
-     'c1000007-0000-4000-8000-000000000071', 'active', now() - interval '5 hours', NULL);
+    ('c2000071-0000-4000-8000-000000000071', 'a0000007-0000-4000-8000-000000000007', 'application_instance',
+     'c1000071-0000-4000-8000-000000000071', 'active', now() - interval '5 hours', NULL);
 INSERT INTO ingress_analytics_routes VALUES
     ('old-landing.apps.example.net', 'd0000007-0000-4000-8000-000000000007', 1, 'removed');
 
@@ -219,29 +219,29 @@ INSERT INTO release_artifacts VALUES
     ('e1000008-0000-4000-8000-000000000008', 'd0000008-0000-4000-8000-000000000008', 'registry.internal/pay/api@sha256:91d0aa');
 INSERT INTO jobs (id, deployment_id, kind, status, target_node_id, attempt, max_attempts, available_at,
                   lease_token, lease_expires_at, payload, created_at, updated_at) VALUES
-    ('b0000008-0000-4000-8000-000000000081', 'd0000008-0000-4000-8000-000000000008', 'build', 'succeeded',
+    ('b0000081-0000-4000-8000-000000000081', 'd0000008-0000-4000-8000-000000000008', 'build', 'succeeded',
      'a0000002-0000-4000-8000-000000000002', 1, 3, now() - interval '1 hour 55 minutes', NULL, NULL,
      '{"log": "FAKE-SECRET-LOG-JOB npm token=sandbox-not-a-real-token"}',
      now() - interval '1 hour 55 minutes', now() - interval '1 hour 40 minutes'),
-    ('b0000008-0000-4000-8000-000000000082', 'd0000008-0000-4000-8000-000000000008', 'deploy', 'queued',
+    ('b0000082-0000-4000-8000-000000000082', 'd0000008-0000-4000-8000-000000000008', 'deploy', 'queued',
      'a0000010-0000-4000-8000-000000000010', 2, 3, now() - interval '36 minutes', NULL, NULL,
      '{"last_error": "health check timed out after 300s", "log": "FAKE-SECRET-LOG-JOB2 DATABASE_PASSWORD=sandbox-not-a-real-password"}',
      now() - interval '1 hour 30 minutes', now() - interval '36 minutes');
 INSERT INTO agent_job_results VALUES
-    ('b1000008-0000-4000-8000-000000000081', 'b0000008-0000-4000-8000-000000000081', 'a0000002-0000-4000-8000-000000000002',
-     1, 'f0000008-0000-4000-8000-000000000081', 'succeeded',
+    ('b1000081-0000-4000-8000-000000000081', 'b0000081-0000-4000-8000-000000000081', 'a0000002-0000-4000-8000-000000000002',
+     1, 'f0000081-0000-4000-8000-000000000081', 'succeeded',
      '{"image": "registry.internal/pay/api@sha256:91d0aa", "log": "FAKE-SECRET-LOG-RESULT1 GITHUB_TOKEN=sandbox-not-a-real-token"}',
      now() - interval '1 hour 40 minutes'),
-    ('b1000008-0000-4000-8000-000000000082', 'b0000008-0000-4000-8000-000000000082', 'a0000010-0000-4000-8000-000000000010',
-     1, 'f0000008-0000-4000-8000-000000000082', 'failed',
+    ('b1000082-0000-4000-8000-000000000082', 'b0000082-0000-4000-8000-000000000082', 'a0000010-0000-4000-8000-000000000010',
+     1, 'f0000082-0000-4000-8000-000000000082', 'failed',
      '{"error": "health check timed out after 300s", "log": "FAKE-SECRET-LOG-RESULT2 STRIPE_KEY=sandbox-not-a-real-key"}',
      now() - interval '40 minutes');
 INSERT INTO application_instances VALUES
-    ('c1000008-0000-4000-8000-000000000081', 'd0000008-0000-4000-8000-000000000008', 'api', 'starting',
+    ('c1000081-0000-4000-8000-000000000081', 'd0000008-0000-4000-8000-000000000008', 'api', 'starting',
      'a0000010-0000-4000-8000-000000000010', 2);
 INSERT INTO fleet_allocations VALUES
-    ('c2000008-0000-4000-8000-000000000081', 'a0000010-0000-4000-8000-000000000010', 'application_instance',
-     'c1000008-0000-4000-8000-000000000081', 'active', now() - interval '1 hour 30 minutes', NULL);
+    ('c2000081-0000-4000-8000-000000000081', 'a0000010-0000-4000-8000-000000000010', 'application_instance',
+     'c1000081-0000-4000-8000-000000000081', 'active', now() - interval '1 hour 30 minutes', NULL);
 
 -- 9. Destroyed long ago: nothing to do.
 INSERT INTO deployments VALUES

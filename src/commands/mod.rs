@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod diagnose;
 pub mod generate;
 
 use anyhow::Result;

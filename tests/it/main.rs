@@ -3,5 +3,6 @@
 
 mod support;
 
+mod diagnose;
 mod sandbox;
 mod schema;
