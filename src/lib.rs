@@ -34,10 +34,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Sandbox(args) => sandbox::run(&args, &output),
         Command::Generate(args) => commands::generate::run(&args),
         Command::Diagnose(args) => commands::diagnose::run(&args, &cli.global, &output),
-        Command::FailSafely(_)
-        | Command::Fleet(_)
-        | Command::Stuck(_)
-        | Command::Wait(_)
-        | Command::Doctor(_) => commands::not_built_yet(&cli.command),
+        Command::FailSafely(args) => commands::fail_safely::run(&args, &cli.global, &output),
+        Command::Fleet(_) | Command::Stuck(_) | Command::Wait(_) | Command::Doctor(_) => {
+            commands::not_built_yet(&cli.command)
+        }
     }
 }

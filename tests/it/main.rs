@@ -4,5 +4,6 @@
 mod support;
 
 mod diagnose;
+mod fail_safely;
 mod sandbox;
 mod schema;
