@@ -35,7 +35,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => commands::generate::run(&args),
         Command::Diagnose(args) => commands::diagnose::run(&args, &cli.global, &output),
         Command::FailSafely(args) => commands::fail_safely::run(&args, &cli.global, &output),
-        Command::Fleet(_) | Command::Stuck(_) | Command::Wait(_) | Command::Doctor(_) => {
+        Command::Wait(args) => commands::wait::run(&args, &cli.global, &output),
+        Command::Fleet(_) | Command::Stuck(_) | Command::Doctor(_) => {
             commands::not_built_yet(&cli.command)
         }
     }

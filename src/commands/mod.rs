@@ -3,6 +3,7 @@
 pub mod diagnose;
 pub mod fail_safely;
 pub mod generate;
+pub mod wait;
 
 use anyhow::Result;
 
