@@ -67,16 +67,28 @@ pub struct GlobalArgs {
     )]
     pub statement_timeout: Duration,
 
-    /// How long to wait for the server to accept the connection.
+    /// How long to wait for a session (TCP, TLS and login) [default:
+    /// connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s].
     #[arg(
         long,
         global = true,
         env = "PUSHLEFT_CONNECT_TIMEOUT",
-        default_value = "10s",
         value_parser = parse_duration,
         value_name = "DURATION"
     )]
-    pub connect_timeout: Duration,
+    pub connect_timeout: Option<Duration>,
+
+    /// The server ends a session of ours that sits idle inside a
+    /// transaction this long (idle_in_transaction_session_timeout).
+    #[arg(
+        long,
+        global = true,
+        env = "PUSHLEFT_IDLE_IN_TRANSACTION_TIMEOUT",
+        default_value = "60s",
+        value_parser = parse_duration,
+        value_name = "DURATION"
+    )]
+    pub idle_in_transaction_timeout: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -199,7 +211,13 @@ pub struct FailSafelyArgs {
     pub role: Option<String>,
 
     /// How long to wait for another transaction's row locks.
-    #[arg(long, default_value = "5s", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(
+        long,
+        env = "PUSHLEFT_LOCK_TIMEOUT",
+        default_value = "5s",
+        value_parser = parse_duration,
+        value_name = "DURATION"
+    )]
     pub lock_timeout: Duration,
 
     /// A node whose heartbeat is older than this is stale (for the plan).
