@@ -15,6 +15,7 @@ pub mod manpages;
 pub mod output;
 pub mod sandbox;
 pub mod schema;
+pub mod schema_check;
 pub mod verdict;
 
 use anyhow::Result;
@@ -30,11 +31,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Sandbox(args) => sandbox::run(&args, &output),
         Command::Generate(args) => commands::generate::run(&args),
+        Command::Doctor(args) => commands::doctor::run(&args, &cli.global, &output),
         Command::Diagnose(_)
         | Command::FailSafely(_)
         | Command::Fleet(_)
         | Command::Stuck(_)
-        | Command::Wait(_)
-        | Command::Doctor(_) => commands::not_built_yet(&cli.command),
+        | Command::Wait(_) => commands::not_built_yet(&cli.command),
     }
 }

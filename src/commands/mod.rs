@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod doctor;
 pub mod generate;
 
 use anyhow::Result;
