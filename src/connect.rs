@@ -582,7 +582,14 @@ impl Settings {
             }
             source = cause.source();
         }
-        let text = err.to_string();
+        // The crate's own words, with their causes ("invalid configuration:
+        // password missing"); redacted by the caller.
+        let mut text = err.to_string();
+        let mut source = std::error::Error::source(err);
+        while let Some(cause) = source {
+            text.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
         if text.contains("server does not support TLS") {
             format!(
                 "the server does not offer TLS, and sslmode={} demands it. Next step: enable \
