@@ -3,5 +3,8 @@
 
 mod support;
 
+mod cli;
+mod connect;
+mod doctor;
 mod sandbox;
 mod schema;
