@@ -162,7 +162,7 @@ fn doctor(cmd: &mut Command) -> Run {
     )
 }
 
-fn check<'a>(run: &'a Run, name: &str) -> (String, String) {
+fn check(run: &Run, name: &str) -> (String, String) {
     let json = run.json();
     let check = json["checks"]
         .as_array()
