@@ -14,8 +14,17 @@ Exit status:
   5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
   6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
 
-Connecting: --database-url / DATABASE_URL, else the libpq variables
-(PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD, PGSSLMODE, ...) and ~/.pgpass.";
+Connecting: --database-url, else DATABASE_URL; what the URL leaves out comes
+from the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,
+PGSSLMODE, PGSSLROOTCERT, PGCONNECT_TIMEOUT) and ~/.pgpass, as with psql.
+Check it with `pushleft-controller doctor`.
+
+Examples:
+  pushleft-controller doctor
+  pushleft-controller stuck
+  pushleft-controller diagnose d0000002
+  pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" --dry-run
+  DATABASE_URL='postgresql://ops@db1/control?sslmode=verify-full' pushleft-controller stuck -o json";
 
 /// The break-glass CLI for stuck deployments of the control plane.
 ///
@@ -67,16 +76,28 @@ pub struct GlobalArgs {
     )]
     pub statement_timeout: Duration,
 
-    /// How long to wait for the server to accept the connection.
+    /// How long to wait for a session (TCP, TLS and login) [default:
+    /// connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s].
     #[arg(
         long,
         global = true,
         env = "PUSHLEFT_CONNECT_TIMEOUT",
-        default_value = "10s",
         value_parser = parse_duration,
         value_name = "DURATION"
     )]
-    pub connect_timeout: Duration,
+    pub connect_timeout: Option<Duration>,
+
+    /// The server ends a session of ours that sits idle inside a
+    /// transaction this long (idle_in_transaction_session_timeout).
+    #[arg(
+        long,
+        global = true,
+        env = "PUSHLEFT_IDLE_IN_TRANSACTION_TIMEOUT",
+        default_value = "60s",
+        value_parser = parse_duration,
+        value_name = "DURATION"
+    )]
+    pub idle_in_transaction_timeout: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -90,6 +111,12 @@ pub enum OutputFormat {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Every runbook query in one read-only snapshot, plus a verdict.
+    ///
+    /// Reads the deployment, its events, jobs, agent results, source
+    /// snapshots, artifacts, instances, allocations, routes and nodes in one
+    /// REPEATABLE READ READ ONLY transaction, so every section shows the same
+    /// instant, and says which break-glass path applies and why. Works on a
+    /// standby. Never shows the `log` of payloads. Writes nothing.
     #[command(after_help = "Examples:
   pushleft-controller diagnose d0000002
   pushleft-controller diagnose 5f3a9c1e-... --output json | jq .verdict
@@ -97,6 +124,14 @@ pub enum Command {
     Diagnose(DiagnoseArgs),
 
     /// Apply the runbook's break-glass state change, decided under row locks.
+    ///
+    /// Locks the deployment, its jobs and instances, decides the path from
+    /// what it reads under those locks (operator_failed or
+    /// teardown_requested), applies exactly that change and appends one
+    /// event with the reason and who did it, and proves before COMMIT that
+    /// nothing else changed. Asks before writing on a terminal; needs --yes
+    /// without one. A rerun with the same reason replays, it does not write
+    /// twice.
     #[command(
         name = "fail-safely",
         after_help = "Examples:
@@ -108,10 +143,23 @@ pub enum Command {
     FailSafely(FailSafelyArgs),
 
     /// The fleet's nodes and their capacity.
-    #[command(subcommand)]
+    ///
+    /// Shows how capacity changes after a teardown and which nodes are
+    /// stale, offline, draining or unschedulable. Read-only.
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  pushleft-controller fleet list
+  pushleft-controller fleet list --status offline --output json"
+    )]
     Fleet(FleetCommand),
 
     /// Fleet-wide scan: stuck deployments and orphaned leases.
+    ///
+    /// The two alerts of the runbook as one query each: deployments in
+    /// flight with no new event for --for (deployment_stuck), and leases
+    /// that expired more than --grace ago and were not reclaimed
+    /// (job_lease_orphaned). Reports, never acts. Read-only.
     #[command(after_help = "Examples:
   pushleft-controller stuck
   pushleft-controller stuck --for 1h --output json
@@ -119,6 +167,10 @@ pub enum Command {
     Stuck(StuckArgs),
 
     /// Follow a deployment until the runbook's Verification holds.
+    ///
+    /// Polls until the deployment is failed, or teardown_queued with every
+    /// instance removed, showing progress on a terminal. Exits 6 when
+    /// --timeout passes first. Read-only.
     #[command(after_help = "Examples:
   pushleft-controller wait d0000002
   pushleft-controller wait d0000002 --timeout 30m --output json")]
@@ -126,6 +178,11 @@ pub enum Command {
 
     /// A throwaway local PostgreSQL with the reference schema and incident
     /// scenarios.
+    ///
+    /// Starts a private server in a temporary directory, loads the
+    /// reference schema and the incident scenarios, and opens a shell (or
+    /// runs CMD) with DATABASE_URL and PG* pointing at it. When the shell
+    /// or CMD ends, the server and its files are gone.
     #[command(after_help = "Examples:
   pushleft-controller sandbox                      # a shell pointed at the sandbox
   pushleft-controller sandbox -- pushleft-controller diagnose d0000001
@@ -134,9 +191,19 @@ pub enum Command {
     Sandbox(SandboxArgs),
 
     /// Check the connection, the server and the schema this tool expects.
+    ///
+    /// One line per check, ok, warn or fail: the connection target (never
+    /// the password) and TLS, the server version, primary or standby (with
+    /// replay lag), session_user and current_user, whether --role can be
+    /// assumed, read and write privileges, every table and column the tool
+    /// reads, the triggers that protect the audit trail, and the session
+    /// settings in force. Runs in a read-only transaction that is rolled
+    /// back: it never writes. Exits 4 when any check fails.
     #[command(after_help = "Examples:
   pushleft-controller doctor
-  pushleft-controller doctor --role deploy_owner")]
+  pushleft-controller doctor --role deploy_owner
+  PGSSLMODE=verify-full PGSSLROOTCERT=~/ca.pem PGHOST=db1 pushleft-controller doctor
+  pushleft-controller doctor --output json | jq '.checks[] | select(.status != \"ok\")'")]
     Doctor(DoctorArgs),
 
     /// Write shell completions and man pages (for packagers and CI).
@@ -199,7 +266,13 @@ pub struct FailSafelyArgs {
     pub role: Option<String>,
 
     /// How long to wait for another transaction's row locks.
-    #[arg(long, default_value = "5s", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(
+        long,
+        env = "PUSHLEFT_LOCK_TIMEOUT",
+        default_value = "5s",
+        value_parser = parse_duration,
+        value_name = "DURATION"
+    )]
     pub lock_timeout: Duration,
 
     /// A node whose heartbeat is older than this is stale (for the plan).
@@ -210,6 +283,10 @@ pub struct FailSafelyArgs {
 #[derive(Debug, Subcommand)]
 pub enum FleetCommand {
     /// Every node: pool, status, heartbeat age, slots used.
+    ///
+    /// One row per node with its pool, status, schedulable flag, heartbeat
+    /// age (stale after --stale-after), slots and the slots and instances in
+    /// use. Read-only.
     #[command(after_help = "Examples:
   pushleft-controller fleet list
   pushleft-controller fleet list --pool edge --stale")]

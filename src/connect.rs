@@ -1,14 +1,60 @@
-//! Connection settings and session safety.
+//! Connection settings, TLS and session safety: everything about reaching
+//! the database lives here.
 //!
-//! Precedence: `--database-url`, then `DATABASE_URL` (clap reads both into
-//! one value), then the libpq environment (`PGHOST`, `PGPORT`, ...). Every
-//! session gets our `application_name` and the timeouts, so a forgotten
-//! terminal never holds a lock for long.
+//! # Where each setting comes from (first wins), as libpq does it
+//!
+//! 1. `--database-url URL` on the command line;
+//! 2. else `DATABASE_URL` (clap merges 1 and 2 into one value);
+//! 3. for every parameter the URL does not set: the libpq variable
+//!    (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`,
+//!    `PGSSLMODE`, `PGSSLROOTCERT`, `PGCONNECT_TIMEOUT`, `PGPASSFILE`);
+//! 4. for the password only: the first matching line of the password file
+//!    (`passfile=`, `PGPASSFILE`, else `~/.pgpass`), ignored with a warning
+//!    when it is group or world readable;
+//! 5. libpq's defaults: the local socket directory, port 5432, the
+//!    operating-system user, a database named like the user, `sslmode=prefer`.
+//!
+//! `application_name` is always `pushleft-controller/<version>` (`PGAPPNAME`
+//! and `application_name=` are ignored) so `pg_stat_activity` shows who is
+//! holding a lock. The connect timeout is `--connect-timeout` /
+//! `PUSHLEFT_CONNECT_TIMEOUT`, else `connect_timeout=`, else
+//! `PGCONNECT_TIMEOUT`, else 10 s, and it bounds the whole connection
+//! (TCP, TLS and authentication), not only the TCP handshake.
+//!
+//! # TLS
+//!
+//! rustls (pure Rust, no OpenSSL to install or patch on a jump host) with
+//! libpq's modes: `disable` (never), `allow`/`prefer` (when the server
+//! offers it, unverified), `require` (always, unverified), `verify-ca`
+//! (always, the chain must lead to a trusted root), `verify-full` (and the
+//! certificate must name the host). Trusted roots: `sslrootcert=` /
+//! `PGSSLROOTCERT` (a PEM file, or `system`), else `~/.postgresql/root.crt`
+//! when it exists, else the system's roots. Unix sockets never use TLS.
+//!
+//! # Secrets
+//!
+//! The password never leaves this module: [`Settings`] has no Debug that
+//! shows it, [`Settings::describe`] and [`Target`] leave it out, malformed
+//! input is never echoed, and every connection error is rewritten into a
+//! sentence of ours and scrubbed of the password before it is returned.
 
+use std::fmt;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use postgres::{Client, Config, NoTls};
+use postgres::config::Host;
+use postgres::{Client, Config};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::server::ParsedCertificate;
+use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
+use serde::Serialize;
 
 use crate::cli::GlobalArgs;
 use crate::exit;
@@ -16,118 +62,1078 @@ use crate::exit;
 /// `pushleft-controller/<version>`: what `pg_stat_activity` shows.
 pub const APPLICATION_NAME: &str = concat!("pushleft-controller/", env!("CARGO_PKG_VERSION"));
 
-/// How long a transaction of ours may sit idle before the server ends it.
-const IDLE_IN_TRANSACTION_TIMEOUT: Duration = Duration::from_secs(60);
+/// The lock timeout of commands that do not take row locks on purpose.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long to wait for a connection when nothing says otherwise.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// libpq's default port.
+const DEFAULT_PORT: u16 = 5432;
+
+/// Socket directories libpq builds may default to; the first that exists is
+/// the default host, and a `.pgpass` host of `localhost` matches them.
+const DEFAULT_SOCKET_DIRS: [&str; 3] = ["/var/run/postgresql", "/run/postgresql", "/tmp"];
+
+/// libpq's `sslmode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SslMode {
+    Disable,
+    Allow,
+    Prefer,
+    Require,
+    VerifyCa,
+    VerifyFull,
+}
+
+impl SslMode {
+    pub fn parse(text: &str) -> Option<SslMode> {
+        Some(match text {
+            "disable" => SslMode::Disable,
+            "allow" => SslMode::Allow,
+            "prefer" => SslMode::Prefer,
+            "require" => SslMode::Require,
+            "verify-ca" => SslMode::VerifyCa,
+            "verify-full" => SslMode::VerifyFull,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SslMode::Disable => "disable",
+            SslMode::Allow => "allow",
+            SslMode::Prefer => "prefer",
+            SslMode::Require => "require",
+            SslMode::VerifyCa => "verify-ca",
+            SslMode::VerifyFull => "verify-full",
+        }
+    }
+
+    /// The server's certificate is checked against trusted roots.
+    pub fn verifies(self) -> bool {
+        matches!(self, SslMode::VerifyCa | SslMode::VerifyFull)
+    }
+}
+
+impl fmt::Display for SslMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where the trusted roots for `verify-ca` / `verify-full` come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootCerts {
+    /// A PEM file (`sslrootcert=`, `PGSSLROOTCERT`, `~/.postgresql/root.crt`).
+    File(PathBuf),
+    /// The operating system's trust store.
+    System,
+}
+
+impl fmt::Display for RootCerts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RootCerts::File(path) => write!(f, "{}", path.display()),
+            RootCerts::System => f.write_str("the system's trusted roots"),
+        }
+    }
+}
+
+/// Where the password came from (never the password itself).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PasswordSource {
+    /// No password: the server must not ask for one (trust, peer, cert).
+    None,
+    /// In the database URL.
+    Url,
+    /// `PGPASSWORD`.
+    Environment,
+    /// A line of this password file.
+    PasswordFile(PathBuf),
+}
+
+impl fmt::Display for PasswordSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PasswordSource::None => f.write_str("no password"),
+            PasswordSource::Url => f.write_str("the password in the database URL"),
+            PasswordSource::Environment => f.write_str("PGPASSWORD"),
+            PasswordSource::PasswordFile(path) => {
+                write!(f, "the password file {}", path.display())
+            }
+        }
+    }
+}
+
+/// Where a connection goes, without the password: for `doctor` and
+/// messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Target {
+    /// Host names, addresses or socket directories, comma-separated.
+    pub host: String,
+    pub port: u16,
+    pub database: String,
+    pub user: String,
+}
+
+/// The session settings every connection gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    pub statement: Duration,
+    pub idle_in_transaction: Duration,
+    /// `None`: `connect_timeout=`, `PGCONNECT_TIMEOUT` or the default.
+    pub connect: Option<Duration>,
+}
 
 /// Everything needed to open a session, resolved once.
 #[derive(Clone)]
 pub struct Settings {
+    /// Holds the password; never printed.
     config: Config,
+    ssl_mode: SslMode,
+    root_certs: RootCerts,
     statement_timeout: Duration,
+    idle_in_transaction_timeout: Duration,
+    connect_timeout: Duration,
+    password_source: PasswordSource,
+    warnings: Vec<String>,
+    /// Texts scrubbed from every message (the password, as given and as
+    /// percent-encoded).
+    secrets: Vec<String>,
 }
 
-impl std::fmt::Debug for Settings {
-    // The derived Debug would print the password.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Debug for Settings {
+    // A derived Debug would print the password.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Settings")
             .field("target", &self.describe())
+            .field("sslmode", &self.ssl_mode)
+            .field("password", &self.password_source)
             .finish()
     }
 }
 
 impl Settings {
+    /// The settings of this process: flags, `DATABASE_URL`, the libpq
+    /// environment and the password file. Warnings (an unsafe password
+    /// file) go to stderr here, once.
     pub fn from_args(global: &GlobalArgs) -> Result<Settings> {
-        let mut config = match &global.database_url {
-            Some(url) => parse_url(url)?,
-            None => from_libpq_env(),
+        let timeouts = Timeouts {
+            statement: global.statement_timeout,
+            idle_in_transaction: global.idle_in_transaction_timeout,
+            connect: global.connect_timeout,
         };
+        let settings = Settings::resolve(global.database_url.as_deref(), &process_env, timeouts)?;
+        for warning in settings.warnings() {
+            crate::output::note(&format!("warning: {warning}"));
+        }
+        Ok(settings)
+    }
+
+    /// The settings from a URL (or `key=value` text) and an environment
+    /// lookup; [`Settings::from_args`] with everything passed in.
+    pub fn resolve(
+        url: Option<&str>,
+        env: &dyn Fn(&str) -> Option<String>,
+        timeouts: Timeouts,
+    ) -> Result<Settings> {
+        let env = |name: &str| env(name).filter(|v| !v.is_empty());
+        let (mut config, ours) = match url {
+            Some(text) => parse_connection_string(text)?,
+            None => (Config::new(), Ours::default()),
+        };
+        let mut secrets = Vec::new();
+        let mut password_source = PasswordSource::None;
+        if let Some(password) = config.get_password() {
+            secrets.push(String::from_utf8_lossy(password).into_owned());
+            password_source = PasswordSource::Url;
+        }
+
+        if config.get_hosts().is_empty() {
+            let hosts = env("PGHOST").unwrap_or_else(default_host);
+            for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
+                if host.starts_with('/') {
+                    config.host_path(host);
+                } else {
+                    config.host(host);
+                }
+            }
+        }
+        if config.get_ports().is_empty()
+            && let Some(text) = env("PGPORT")
+        {
+            for port in text.split(',') {
+                let port = port.trim().parse::<u16>().map_err(|_| {
+                    exit::usage(format!(
+                        "PGPORT={text} is not a port number (or a comma-separated list of them)"
+                    ))
+                })?;
+                config.port(port);
+            }
+        }
+        let user = match config.get_user() {
+            Some(user) => user.to_string(),
+            None => env("PGUSER").unwrap_or_else(os_user),
+        };
+        config.user(&user);
+        if config.get_dbname().is_none() {
+            config.dbname(env("PGDATABASE").as_deref().unwrap_or(&user));
+        }
+
+        let mut warnings = Vec::new();
+        if config.get_password().is_none() {
+            if let Some(password) = env("PGPASSWORD") {
+                secrets.push(password.clone());
+                config.password(password);
+                password_source = PasswordSource::Environment;
+            } else if let Some(path) = ours.passfile.clone().or_else(|| password_file_path(&env)) {
+                let target = target_of(&config);
+                let host = config
+                    .get_hosts()
+                    .first()
+                    .map(pgpass_host)
+                    .unwrap_or_default();
+                match password_from_file(&path, &host, target.port, &target.database, &user) {
+                    Ok(Some(password)) => {
+                        secrets.push(password.clone());
+                        config.password(password);
+                        password_source = PasswordSource::PasswordFile(path);
+                    }
+                    Ok(None) => {}
+                    Err(warning) => warnings.push(warning),
+                }
+            }
+        }
+
+        let ssl_mode = match ours.sslmode.clone().or_else(|| env("PGSSLMODE")) {
+            Some(text) => SslMode::parse(&text).ok_or_else(|| {
+                exit::usage(format!(
+                    "sslmode {text:?} is not one of disable, allow, prefer, require, verify-ca, \
+                     verify-full (set in the database URL or PGSSLMODE)"
+                ))
+            })?,
+            None => SslMode::Prefer,
+        };
+        let root_certs = match ours.sslrootcert.clone().or_else(|| env("PGSSLROOTCERT")) {
+            Some(text) if text == "system" => RootCerts::System,
+            Some(text) => RootCerts::File(PathBuf::from(text)),
+            None => match home_dir(&env).map(|h| h.join(".postgresql/root.crt")) {
+                Some(path) if path.is_file() => RootCerts::File(path),
+                _ => RootCerts::System,
+            },
+        };
+
+        let connect_timeout = match timeouts.connect {
+            Some(timeout) => timeout,
+            None => match ours
+                .connect_timeout
+                .clone()
+                .or_else(|| env("PGCONNECT_TIMEOUT"))
+            {
+                Some(text) => libpq_connect_timeout(&text)?,
+                None => DEFAULT_CONNECT_TIMEOUT,
+            },
+        };
+
+        // Percent-encoded, a password could reach a message in that form.
+        let encoded: Vec<String> = secrets.iter().map(|s| percent_encode(s)).collect();
+        secrets.extend(encoded);
+        secrets.retain(|s| !s.is_empty());
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        secrets.dedup();
+
         config.application_name(APPLICATION_NAME);
-        config.connect_timeout(global.connect_timeout);
         Ok(Settings {
             config,
-            statement_timeout: global.statement_timeout,
+            ssl_mode,
+            root_certs,
+            statement_timeout: timeouts.statement,
+            idle_in_transaction_timeout: timeouts.idle_in_transaction,
+            connect_timeout,
+            password_source,
+            warnings,
+            secrets,
         })
     }
 
     /// host:port/database as user — never the password.
     pub fn describe(&self) -> String {
-        let host = self
-            .config
-            .get_hosts()
-            .iter()
-            .map(|h| match h {
-                postgres::config::Host::Tcp(name) => name.clone(),
-                postgres::config::Host::Unix(path) => path.display().to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(",");
-        let port = self.config.get_ports().first().copied().unwrap_or(5432);
-        format!(
-            "{host}:{port}/{} as {}",
-            self.config.get_dbname().unwrap_or("?"),
-            self.config.get_user().unwrap_or("?")
-        )
+        let target = self.target();
+        self.redact(&format!(
+            "{}:{}/{} as {}",
+            target.host, target.port, target.database, target.user
+        ))
+    }
+
+    /// Host, port, database and user (never the password).
+    pub fn target(&self) -> Target {
+        let mut target = target_of(&self.config);
+        target.host = self.redact(&target.host);
+        target.database = self.redact(&target.database);
+        target.user = self.redact(&target.user);
+        target
+    }
+
+    pub fn ssl_mode(&self) -> SslMode {
+        self.ssl_mode
+    }
+
+    /// The trusted roots `verify-ca` and `verify-full` check against.
+    pub fn root_certs(&self) -> &RootCerts {
+        &self.root_certs
+    }
+
+    pub fn password_source(&self) -> &PasswordSource {
+        &self.password_source
+    }
+
+    /// Things the operator should know, e.g. an ignored password file.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    pub fn statement_timeout(&self) -> Duration {
+        self.statement_timeout
+    }
+
+    pub fn idle_in_transaction_timeout(&self) -> Duration {
+        self.idle_in_transaction_timeout
+    }
+
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+
+    /// Whether every host is a unix socket directory (TLS never applies).
+    pub fn is_unix_socket(&self) -> bool {
+        let hosts = self.config.get_hosts();
+        !hosts.is_empty() && hosts.iter().all(|h| matches!(h, Host::Unix(_)))
+    }
+
+    /// The `-c` options every session starts with: `statement_timeout`,
+    /// `lock_timeout` and `idle_in_transaction_session_timeout` (ours win
+    /// over any `options=` of the URL, which stay in force otherwise).
+    pub fn session_options(&self, lock_timeout: Duration) -> String {
+        let ours = format!(
+            "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={}",
+            self.statement_timeout.as_millis(),
+            lock_timeout.as_millis(),
+            self.idle_in_transaction_timeout.as_millis()
+        );
+        match self.config.get_options() {
+            Some(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
+            _ => ours,
+        }
+    }
+
+    /// Replaces every secret in `text` with `********`.
+    pub fn redact(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for secret in &self.secrets {
+            text = text.replace(secret.as_str(), "********");
+        }
+        text
     }
 
     /// Opens a session with the session settings of SPEC.md "Connecting".
     /// `lock_timeout` is the one a command wants for its row locks.
     pub fn connect(&self, lock_timeout: Duration) -> Result<Client> {
         let mut config = self.config.clone();
-        config.options(&format!(
-            "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={}",
-            self.statement_timeout.as_millis(),
-            lock_timeout.as_millis(),
-            IDLE_IN_TRANSACTION_TIMEOUT.as_millis()
-        ));
-        config
-            .connect(NoTls)
-            .with_context(|| format!("could not connect to {}", self.describe()))
+        config.options(&self.session_options(lock_timeout));
+        config.connect_timeout(self.connect_timeout);
+        let tls = if self.is_unix_socket() {
+            // libpq never asks for TLS over a unix socket, whatever sslmode.
+            config.ssl_mode(postgres::config::SslMode::Disable);
+            None
+        } else {
+            config.ssl_mode(match self.ssl_mode {
+                SslMode::Disable => postgres::config::SslMode::Disable,
+                SslMode::Allow | SslMode::Prefer => postgres::config::SslMode::Prefer,
+                SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
+                    postgres::config::SslMode::Require
+                }
+            });
+            match self.ssl_mode {
+                SslMode::Disable => None,
+                mode => Some(
+                    tls_config(mode, &self.root_certs)
+                        .map_err(|err| anyhow::anyhow!(self.redact(&format!("{err:#}"))))?,
+                ),
+            }
+        };
+        let hosts = self.config.get_hosts().len().max(1) as u32;
+        let deadline = (!self.connect_timeout.is_zero())
+            .then(|| self.connect_timeout * hosts + Duration::from_millis(500));
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("connect".to_string())
+            .spawn(move || {
+                let result = match tls {
+                    Some(tls) => config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls)),
+                    None => config.connect(postgres::NoTls),
+                };
+                // The receiver may have given up (timeout): nothing to do.
+                let _ = tx.send(result);
+            })
+            .context("starting the connection thread")?;
+        let result = match deadline {
+            Some(deadline) => rx.recv_timeout(deadline),
+            None => rx
+                .recv()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+        };
+        match result {
+            Ok(Ok(client)) => Ok(client),
+            Ok(Err(err)) => Err(self.explain(&err)),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                Err(anyhow::anyhow!(self.redact(&format!(
+                    "could not connect to {}: no answer within {:?} (connect timeout). Next \
+                     step: check the host and port and any firewall in between, or allow \
+                     longer with --connect-timeout",
+                    self.describe(),
+                    self.connect_timeout
+                ))))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                Err(anyhow::anyhow!(self.redact(&format!(
+                    "could not connect to {}: the connection attempt ended without a result \
+                     (this is a bug; please report it)",
+                    self.describe()
+                ))))
+            }
+        }
+    }
+
+    /// A connection error as a sentence for a human at 3 a.m.: what failed
+    /// and the next step, scrubbed of every secret. The original error is
+    /// not kept in the chain: its text is not ours to trust.
+    fn explain(&self, err: &postgres::Error) -> anyhow::Error {
+        let what = self.cause_and_hint(err);
+        anyhow::anyhow!(self.redact(&format!(
+            "could not connect to {} (sslmode={}): {what}",
+            self.describe(),
+            self.ssl_mode
+        )))
+    }
+
+    fn cause_and_hint(&self, err: &postgres::Error) -> String {
+        use postgres::error::SqlState;
+        if let Some(db) = err.as_db_error() {
+            let said = format!("the server said \"{}\"", db.message());
+            let code = db.code();
+            let hint = if *code == SqlState::INVALID_PASSWORD {
+                format!(
+                    "Next step: check the password (it came from {}).",
+                    self.password_source
+                )
+            } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+                if db.message().contains("no encryption") {
+                    "Next step: the server only accepts TLS here: use sslmode=require (or \
+                     verify-full) in the URL or PGSSLMODE."
+                        .to_string()
+                } else {
+                    "Next step: the server's pg_hba.conf refuses this user, database or \
+                     address; ask the database owner, or check PGUSER/PGDATABASE."
+                        .to_string()
+                }
+            } else if *code == SqlState::INVALID_CATALOG_NAME {
+                "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
+            } else if *code == SqlState::CANNOT_CONNECT_NOW {
+                "Next step: the server is starting or stopping; retry in a moment.".to_string()
+            } else if *code == SqlState::TOO_MANY_CONNECTIONS {
+                "Next step: the server is out of connections; retry shortly.".to_string()
+            } else {
+                "Next step: fix what the server says, then retry.".to_string()
+            };
+            return format!("{said}. {hint}");
+        }
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
+        while let Some(cause) = source {
+            if let Some(tls) = cause.downcast_ref::<rustls::Error>() {
+                return self.tls_hint(tls);
+            }
+            if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+                if let Some(tls) = io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
+                    return self.tls_hint(tls);
+                }
+                match io.kind() {
+                    std::io::ErrorKind::ConnectionRefused => {
+                        return "connection refused: no server listens there. Next step: check \
+                                the host and port (URL or PGHOST/PGPORT) and that the server \
+                                is running."
+                            .to_string();
+                    }
+                    std::io::ErrorKind::NotFound if self.is_unix_socket() => {
+                        return "no server socket in that directory. Next step: check PGHOST \
+                                (the socket directory) and PGPORT, and that the server is \
+                                running."
+                            .to_string();
+                    }
+                    std::io::ErrorKind::TimedOut => {
+                        return "timed out. Next step: check the host, port and firewall, or \
+                                allow longer with --connect-timeout."
+                            .to_string();
+                    }
+                    _ => {}
+                }
+            }
+            source = cause.source();
+        }
+        // The crate's own words, with their causes ("invalid configuration:
+        // password missing"); redacted by the caller.
+        let mut text = err.to_string();
+        let mut source = std::error::Error::source(err);
+        while let Some(cause) = source {
+            text.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        if text.contains("server does not support TLS") {
+            format!(
+                "the server does not offer TLS, and sslmode={} demands it. Next step: enable \
+                 ssl on the server, or (on a trusted network only) use sslmode=prefer.",
+                self.ssl_mode
+            )
+        } else if text.contains("password missing") {
+            "the server asks for a password and none was given. Next step: put it in \
+             ~/.pgpass (mode 0600) or PGPASSWORD."
+                .to_string()
+        } else {
+            format!("{text}. Next step: check the connection settings (see `doctor`).")
+        }
+    }
+
+    fn tls_hint(&self, err: &rustls::Error) -> String {
+        use rustls::CertificateError;
+        match err {
+            rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer) => format!(
+                "TLS: the server's certificate is not signed by a trusted root ({}). Next \
+                 step: set sslrootcert (or PGSSLROOTCERT) to the CA that signs the server's \
+                 certificate, and make sure this is the server you meant.",
+                self.root_certs
+            ),
+            rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            ) => format!(
+                "TLS: the server's certificate is not valid for the host name \"{}\" \
+                 (sslmode=verify-full checks it). Next step: connect with the name the \
+                 certificate carries, or make sure this is the server you meant.",
+                self.target().host
+            ),
+            other => format!(
+                "TLS handshake failed: {other}. Next step: check sslmode and sslrootcert \
+                 against the server's certificate."
+            ),
+        }
     }
 }
 
-fn parse_url(url: &str) -> Result<Config> {
-    // The parser's own message could echo part of the text, which may hold a
-    // password: say what is wrong without repeating it.
-    url.parse::<Config>().map_err(|_| {
+/// A rustls client configuration for `mode` (not `disable`).
+fn tls_config(mode: SslMode, roots: &RootCerts) -> Result<rustls::ClientConfig> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let roots = if mode.verifies() {
+        Some(Arc::new(load_roots(roots)?))
+    } else {
+        None
+    };
+    let verifier = Arc::new(PgVerifier {
+        check_name: mode == SslMode::VerifyFull,
+        roots,
+        provider: provider.clone(),
+    });
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .context("setting up TLS")?
+        .dangerous()
+        .with_custom_certificate_verifier(verifier)
+        .with_no_client_auth();
+    Ok(config)
+}
+
+fn load_roots(roots: &RootCerts) -> Result<RootCertStore> {
+    let mut store = RootCertStore::empty();
+    match roots {
+        RootCerts::File(path) => {
+            let certs = CertificateDer::pem_file_iter(path)
+                .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+                .map_err(|err| {
+                    anyhow::anyhow!(
+                        "could not read the root certificate file {} (sslrootcert / \
+                         PGSSLROOTCERT): {err}. Next step: point it at the PEM file of the CA \
+                         that signs the server's certificate",
+                        path.display()
+                    )
+                })?;
+            let (added, _ignored) = store.add_parsable_certificates(certs);
+            if added == 0 {
+                anyhow::bail!(
+                    "the root certificate file {} holds no usable certificate. Next step: \
+                     point sslrootcert (or PGSSLROOTCERT) at the PEM file of the CA",
+                    path.display()
+                );
+            }
+        }
+        RootCerts::System => {
+            let found = rustls_native_certs::load_native_certs();
+            store.add_parsable_certificates(found.certs);
+            if store.is_empty() {
+                anyhow::bail!(
+                    "no trusted roots found on this system, and no sslrootcert given. Next \
+                     step: set sslrootcert (or PGSSLROOTCERT) to the CA's PEM file"
+                );
+            }
+        }
+    }
+    Ok(store)
+}
+
+/// libpq's three strengths of verification in one rustls verifier: none
+/// (`prefer`, `require`), the chain (`verify-ca`), the chain and the host
+/// name (`verify-full`). Handshake signatures are always checked.
+#[derive(Debug)]
+struct PgVerifier {
+    check_name: bool,
+    /// `None`: the certificate is not verified at all.
+    roots: Option<Arc<RootCertStore>>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl ServerCertVerifier for PgVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if let Some(roots) = &self.roots {
+            let cert = ParsedCertificate::try_from(end_entity)?;
+            rustls::client::verify_server_cert_signed_by_trust_anchor(
+                &cert,
+                roots,
+                intermediates,
+                now,
+                self.provider.signature_verification_algorithms.all,
+            )?;
+            if self.check_name {
+                rustls::client::verify_server_name(&cert, server_name)?;
+            }
+        }
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// What we take out of a connection string before the postgres crate sees
+/// it (it does not know these, or we handle them ourselves).
+#[derive(Debug, Default)]
+struct Ours {
+    sslmode: Option<String>,
+    sslrootcert: Option<String>,
+    passfile: Option<PathBuf>,
+    connect_timeout: Option<String>,
+}
+
+/// Parameters the postgres crate understands.
+const PASSED_ON: [&str; 18] = [
+    "user",
+    "password",
+    "dbname",
+    "options",
+    "host",
+    "hostaddr",
+    "port",
+    "sslnegotiation",
+    "tcp_user_timeout",
+    "keepalives",
+    "keepalives_idle",
+    "keepalives_interval",
+    "keepalives_retries",
+    "target_session_attrs",
+    "channel_binding",
+    "load_balance_hosts",
+    // Ignored in favour of our own name (set afterwards).
+    "application_name",
+    "fallback_application_name",
+];
+
+/// libpq parameters we do not support; named in the error (the name comes
+/// from this list, never from the input, which may hold a password).
+const UNSUPPORTED: [&str; 12] = [
+    "sslcert",
+    "sslkey",
+    "sslpassword",
+    "sslcrl",
+    "sslcrldir",
+    "sslsni",
+    "sslcompression",
+    "service",
+    "gssencmode",
+    "krbsrvname",
+    "requirepeer",
+    "client_encoding",
+];
+
+/// Splits a URL or key=value string into what the postgres crate parses and
+/// what we handle. Malformed input is never echoed: it may hold a password.
+fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
+    let malformed = || {
         exit::usage(
             "the database URL (--database-url or DATABASE_URL) is malformed; expected \
-             postgresql://user@host:port/dbname or key=value pairs such as \
-             \"host=db1 dbname=control\"",
+             postgresql://user@host:port/dbname?sslmode=verify-full or key=value pairs such as \
+             \"host=db1 dbname=control sslmode=require\" (the text is not shown: it may hold a \
+             password)",
         )
+    };
+    let text = text.trim();
+    let mut params: Vec<(String, String)> = Vec::new();
+    let rest_url;
+    let is_url = text.starts_with("postgres://") || text.starts_with("postgresql://");
+    if is_url {
+        let (head, query) = match text.split_once('?') {
+            Some((head, query)) => (head, Some(query)),
+            None => (text, None),
+        };
+        for pair in query.into_iter().flat_map(|q| q.split('&')) {
+            if pair.is_empty() {
+                continue;
+            }
+            let (key, value) = pair.split_once('=').ok_or_else(malformed)?;
+            let key = percent_decode(key).ok_or_else(malformed)?;
+            let value = percent_decode(value).ok_or_else(malformed)?;
+            params.push((key, value));
+        }
+        rest_url = head.to_string();
+    } else {
+        params = parse_key_values(text).ok_or_else(malformed)?;
+        rest_url = String::new();
+    }
+
+    let mut ours = Ours::default();
+    let mut passed: Vec<(String, String)> = Vec::new();
+    for (key, value) in params {
+        match key.as_str() {
+            "sslmode" => ours.sslmode = Some(value),
+            "sslrootcert" => ours.sslrootcert = Some(value),
+            "passfile" => ours.passfile = Some(PathBuf::from(value)),
+            "connect_timeout" => ours.connect_timeout = Some(value),
+            "application_name" | "fallback_application_name" => {}
+            key if PASSED_ON.contains(&key) => passed.push((key.to_string(), value)),
+            key => {
+                return Err(match UNSUPPORTED.iter().find(|k| **k == key) {
+                    Some(known) => exit::usage(format!(
+                        "the connection parameter `{known}` is not supported by \
+                         pushleft-controller; remove it from the database URL"
+                    )),
+                    None => exit::usage(
+                        "the database URL holds a parameter pushleft-controller does not know \
+                         (not shown: the text may hold a password); supported are host, \
+                         hostaddr, port, user, password, dbname, options, sslmode, sslrootcert, \
+                         passfile, connect_timeout, target_session_attrs and the keepalive \
+                         settings",
+                    ),
+                });
+            }
+        }
+    }
+
+    let rebuilt = if is_url {
+        if passed.is_empty() {
+            rest_url
+        } else {
+            let query: Vec<String> = passed
+                .iter()
+                .map(|(k, v)| format!("{k}={}", percent_encode(v)))
+                .collect();
+            format!("{rest_url}?{}", query.join("&"))
+        }
+    } else {
+        passed
+            .iter()
+            .map(|(k, v)| format!("{k}='{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let config = rebuilt.parse::<Config>().map_err(|_| malformed())?;
+    Ok((config, ours))
+}
+
+/// libpq's `key = value` syntax: values may be single-quoted, and `\`
+/// escapes the next character. `None` when malformed.
+fn parse_key_values(text: &str) -> Option<Vec<(String, String)>> {
+    let mut chars = text.chars().peekable();
+    let mut out = Vec::new();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            return Some(out);
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || c.is_whitespace() {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.next() != Some('=') || key.is_empty() {
+            return None;
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut value = String::new();
+        if chars.peek() == Some(&'\'') {
+            chars.next();
+            loop {
+                match chars.next()? {
+                    '\\' => value.push(chars.next()?),
+                    '\'' => break,
+                    c => value.push(c),
+                }
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                chars.next();
+                if c == '\\' {
+                    value.push(chars.next()?);
+                } else {
+                    value.push(c);
+                }
+            }
+        }
+        out.push((key, value));
+    }
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// libpq's `connect_timeout`: whole seconds, 0 for no limit, and less than
+/// two counts as two.
+fn libpq_connect_timeout(text: &str) -> Result<Duration> {
+    let seconds: u64 = text.trim().parse().map_err(|_| {
+        exit::usage(format!(
+            "connect_timeout {text:?} (URL or PGCONNECT_TIMEOUT) is not a whole number of seconds"
+        ))
+    })?;
+    Ok(match seconds {
+        0 => Duration::ZERO,
+        1 => Duration::from_secs(2),
+        n => Duration::from_secs(n),
     })
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
+fn target_of(config: &Config) -> Target {
+    let host = config
+        .get_hosts()
+        .iter()
+        .map(|h| match h {
+            Host::Tcp(name) => name.clone(),
+            Host::Unix(path) => path.display().to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(",");
+    Target {
+        host,
+        port: config.get_ports().first().copied().unwrap_or(DEFAULT_PORT),
+        database: config.get_dbname().unwrap_or_default().to_string(),
+        user: config.get_user().unwrap_or_default().to_string(),
+    }
 }
 
-/// The libpq environment variables operators already have set up.
-fn from_libpq_env() -> Config {
-    let mut config = Config::new();
-    let hosts = env("PGHOST").unwrap_or_else(|| {
-        if std::path::Path::new("/var/run/postgresql").is_dir() {
-            "/var/run/postgresql".to_string()
-        } else {
-            "localhost".to_string()
+fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// libpq's default host: the local socket directory when there is one.
+fn default_host() -> String {
+    DEFAULT_SOCKET_DIRS
+        .iter()
+        .find(|dir| Path::new(dir).is_dir() && *dir != &"/tmp")
+        .map(|dir| dir.to_string())
+        .or_else(|| {
+            Path::new("/tmp/.s.PGSQL.5432")
+                .exists()
+                .then(|| "/tmp".to_string())
+        })
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+fn home_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    env("HOME").map(PathBuf::from).or_else(|| {
+        nix::unistd::User::from_uid(nix::unistd::geteuid())
+            .ok()
+            .flatten()
+            .map(|u| u.dir)
+    })
+}
+
+fn password_file_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    env("PGPASSFILE")
+        .map(PathBuf::from)
+        .or_else(|| home_dir(env).map(|home| home.join(".pgpass")))
+}
+
+/// The host as `.pgpass` sees it: a socket in a default directory is
+/// `localhost`, any other socket directory is its path.
+fn pgpass_host(host: &Host) -> String {
+    match host {
+        Host::Tcp(name) => name.clone(),
+        Host::Unix(path) => {
+            if DEFAULT_SOCKET_DIRS.iter().any(|d| Path::new(d) == path) {
+                "localhost".to_string()
+            } else {
+                path.display().to_string()
+            }
         }
-    });
-    for host in hosts.split(',') {
-        if host.starts_with('/') {
-            config.host_path(host);
-        } else {
-            config.host(host);
+    }
+}
+
+/// The password of the first line of the password file that matches, as
+/// libpq does: `host:port:database:user:password`, `*` matches anything,
+/// `\` escapes `:` and `\`, lines starting with `#` are comments. A missing
+/// file is no password; a file that is group or world readable, or not a
+/// plain file, is ignored with the warning returned as `Err`.
+pub fn password_from_file(
+    path: &Path,
+    host: &str,
+    port: u16,
+    database: &str,
+    user: &str,
+) -> std::result::Result<Option<String>, String> {
+    let Ok(meta) = fs::metadata(path) else {
+        return Ok(None);
+    };
+    if !meta.is_file() {
+        return Err(format!(
+            "password file \"{}\" is not a plain file; it is ignored",
+            path.display()
+        ));
+    }
+    if meta.permissions().mode() & 0o077 != 0 {
+        return Err(format!(
+            "password file \"{}\" has group or world access; permissions should be u=rw \
+             (0600) or less; it is ignored (fix: chmod 600 {})",
+            path.display(),
+            path.display()
+        ));
+    }
+    let Ok(text) = fs::read_to_string(path) else {
+        return Err(format!(
+            "password file \"{}\" could not be read; it is ignored",
+            path.display()
+        ));
+    };
+    let port = port.to_string();
+    let wanted = [host, port.as_str(), database, user];
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields = split_pgpass_line(line);
+        if fields.len() < 5 {
+            continue;
+        }
+        if fields
+            .iter()
+            .zip(wanted)
+            .all(|(field, want)| field == "*" || field == want)
+        {
+            return Ok(Some(fields[4].clone()));
         }
     }
-    if let Some(port) = env("PGPORT").and_then(|p| p.parse::<u16>().ok()) {
-        config.port(port);
+    Ok(None)
+}
+
+/// The fields of a `.pgpass` line; the fifth is the rest of the line.
+fn split_pgpass_line(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        let field = fields.len() - 1;
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    fields[field].push(next);
+                }
+            }
+            ':' if field < 4 => fields.push(String::new()),
+            c => fields[field].push(c),
+        }
     }
-    let user = env("PGUSER").unwrap_or_else(os_user);
-    config.dbname(&env("PGDATABASE").unwrap_or_else(|| user.clone()));
-    config.user(&user);
-    if let Some(password) = env("PGPASSWORD") {
-        config.password(password);
-    }
-    config
+    fields
 }
 
 /// The operating-system user, as libpq defaults PGUSER to it.
@@ -136,6 +1142,222 @@ pub fn os_user() -> String {
         .ok()
         .flatten()
         .map(|u| u.name)
-        .or_else(|| env("USER"))
+        .or_else(|| std::env::var("USER").ok())
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn timeouts() -> Timeouts {
+        Timeouts {
+            statement: Duration::from_secs(30),
+            idle_in_transaction: Duration::from_secs(60),
+            connect: None,
+        }
+    }
+
+    fn resolve(url: Option<&str>, vars: &[(&str, &str)]) -> Result<Settings> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .chain([("HOME".to_string(), "/nonexistent".to_string())])
+            .collect();
+        Settings::resolve(url, &move |k| map.get(k).cloned(), timeouts())
+    }
+
+    #[test]
+    fn the_url_wins_over_the_environment_parameter_by_parameter() {
+        let s = resolve(
+            Some("postgresql://alice@db1:6432/control"),
+            &[
+                ("PGHOST", "db2"),
+                ("PGPORT", "7000"),
+                ("PGUSER", "bob"),
+                ("PGDATABASE", "other"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.describe(), "db1:6432/control as alice");
+        let s = resolve(
+            Some("dbname=control sslmode=verify-full"),
+            &[
+                ("PGHOST", "db2"),
+                ("PGUSER", "bob"),
+                ("PGSSLMODE", "disable"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.describe(), "db2:5432/control as bob");
+        assert_eq!(s.ssl_mode(), SslMode::VerifyFull);
+    }
+
+    #[test]
+    fn the_libpq_environment_alone() {
+        let s = resolve(
+            None,
+            &[
+                ("PGHOST", "/var/run/pg"),
+                ("PGPORT", "5433"),
+                ("PGUSER", "ops"),
+                ("PGSSLMODE", "require"),
+                ("PGAPPNAME", "psql"),
+                ("PGCONNECT_TIMEOUT", "1"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.describe(), "/var/run/pg:5433/ops as ops");
+        assert!(s.is_unix_socket());
+        assert_eq!(s.ssl_mode(), SslMode::Require);
+        assert_eq!(s.config.get_application_name(), Some(APPLICATION_NAME));
+        assert_eq!(s.connect_timeout(), Duration::from_secs(2));
+    }
+
+    #[test]
+    fn sslmode_and_sslrootcert_are_ours_in_both_forms() {
+        let s = resolve(
+            Some(
+                "postgresql://u:p%40ss@h/d?sslmode=verify-ca&sslrootcert=%2Fetc%2Fca.pem&application_name=x&target_session_attrs=read-write",
+            ),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(s.ssl_mode(), SslMode::VerifyCa);
+        assert_eq!(s.root_certs(), &RootCerts::File("/etc/ca.pem".into()));
+        assert_eq!(s.config.get_password(), Some(&b"p@ss"[..]));
+        assert_eq!(s.config.get_application_name(), Some(APPLICATION_NAME));
+        let s = resolve(
+            Some("host=h dbname = 'my db' password='it''s' sslrootcert=system sslmode=allow"),
+            &[],
+        );
+        // libpq escapes quotes with a backslash, not by doubling.
+        assert!(s.is_err());
+        let s = resolve(
+            Some(r"host=h dbname = 'my db' password='it\'s' sslrootcert=system"),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(s.target().database, "my db");
+        assert_eq!(s.config.get_password(), Some(&b"it's"[..]));
+        assert_eq!(s.root_certs(), &RootCerts::System);
+        assert_eq!(s.ssl_mode(), SslMode::Prefer);
+    }
+
+    #[test]
+    fn bad_input_is_a_usage_error_that_never_echoes_it() {
+        for url in [
+            "postgresql://u:hunter2@h/d?sslmode=verify-fll",
+            "host=h password=hunter2 bogus",
+            "host=h password=hunter2 hunter3=x",
+            "postgresql://u:hunter2@h:notaport/d",
+            "host=h password='hunter2",
+        ] {
+            let err = resolve(Some(url), &[]).unwrap_err();
+            assert_eq!(exit::code_for(&err), exit::ExitCode::Usage, "{url}");
+            let text = format!("{err:#}");
+            assert!(!text.contains("hunter"), "{url}: {text}");
+        }
+        let err = resolve(Some("host=h sslcert=/x"), &[]).unwrap_err();
+        assert!(err.to_string().contains("`sslcert`"), "{err}");
+    }
+
+    #[test]
+    fn secrets_are_redacted_from_descriptions() {
+        // A mistyped URL can put part of a password where the host goes.
+        let s = resolve(Some("host=s3cr3tpw dbname=d password=s3cr3tpw"), &[]).unwrap();
+        assert!(!s.describe().contains("s3cr3tpw"), "{}", s.describe());
+        assert!(!format!("{s:?}").contains("s3cr3tpw"));
+        assert_eq!(s.password_source(), &PasswordSource::Url);
+    }
+
+    #[test]
+    fn session_options_keep_the_urls_and_put_ours_last() {
+        let s = resolve(Some("host=h options='-c search_path=cp'"), &[]).unwrap();
+        assert_eq!(
+            s.session_options(Duration::from_secs(5)),
+            "-c search_path=cp -c statement_timeout=30000 -c lock_timeout=5000 \
+             -c idle_in_transaction_session_timeout=60000"
+        );
+    }
+
+    fn pgpass(content: &str, mode: u32) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pgpass");
+        fs::write(&path, content).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+        dir
+    }
+
+    #[test]
+    fn pgpass_matches_like_libpq() {
+        let dir = pgpass(
+            "# comment\n\
+             db1:5432:control:alice:first\n\
+             db1:*:*:alice:second\n\
+             we\\:ird:5432:*:*:pass\\:with\\\\colon:and more\n\
+             *:*:*:*:fallback\n",
+            0o600,
+        );
+        let path = dir.path().join("pgpass");
+        let get = |h: &str, p: u16, d: &str, u: &str| password_from_file(&path, h, p, d, u);
+        assert_eq!(
+            get("db1", 5432, "control", "alice"),
+            Ok(Some("first".into()))
+        );
+        assert_eq!(
+            get("db1", 6432, "control", "alice"),
+            Ok(Some("second".into()))
+        );
+        assert_eq!(
+            get("we:ird", 5432, "x", "y"),
+            Ok(Some("pass:with\\colon:and more".into()))
+        );
+        assert_eq!(
+            get("db2", 5432, "control", "bob"),
+            Ok(Some("fallback".into()))
+        );
+        let missing = dir.path().join("nope");
+        assert_eq!(password_from_file(&missing, "h", 1, "d", "u"), Ok(None));
+    }
+
+    #[test]
+    fn pgpass_is_ignored_when_others_can_read_it() {
+        for mode in [0o640, 0o604, 0o660] {
+            let dir = pgpass("*:*:*:*:secret\n", mode);
+            let warning =
+                password_from_file(&dir.path().join("pgpass"), "h", 5432, "d", "u").unwrap_err();
+            assert!(warning.contains("group or world access"), "{warning}");
+        }
+    }
+
+    #[test]
+    fn pgpass_is_used_only_without_another_password() {
+        let dir = pgpass("db1:5432:control:alice:from-file\n", 0o600);
+        let file = dir.path().join("pgpass");
+        let file = file.to_str().unwrap();
+        let s = resolve(
+            Some("host=db1 dbname=control user=alice"),
+            &[("PGPASSFILE", file)],
+        )
+        .unwrap();
+        assert_eq!(s.config.get_password(), Some(&b"from-file"[..]));
+        assert!(matches!(
+            s.password_source(),
+            PasswordSource::PasswordFile(_)
+        ));
+        let s = resolve(
+            Some("host=db1 dbname=control user=alice"),
+            &[("PGPASSFILE", file), ("PGPASSWORD", "from-env")],
+        )
+        .unwrap();
+        assert_eq!(s.config.get_password(), Some(&b"from-env"[..]));
+        // A socket in a default directory is `localhost` to .pgpass.
+        assert_eq!(
+            pgpass_host(&Host::Unix("/var/run/postgresql".into())),
+            "localhost"
+        );
+        assert_eq!(pgpass_host(&Host::Unix("/srv/pg".into())), "/srv/pg");
+    }
 }

@@ -17,6 +17,7 @@ pub mod render;
 pub mod resolve;
 pub mod sandbox;
 pub mod schema;
+pub mod schema_check;
 pub mod snapshot;
 pub mod verdict;
 
@@ -36,8 +37,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Diagnose(args) => commands::diagnose::run(&args, &cli.global, &output),
         Command::FailSafely(args) => commands::fail_safely::run(&args, &cli.global, &output),
         Command::Wait(args) => commands::wait::run(&args, &cli.global, &output),
-        Command::Fleet(_) | Command::Stuck(_) | Command::Doctor(_) => {
-            commands::not_built_yet(&cli.command)
-        }
+        Command::Doctor(args) => commands::doctor::run(&args, &cli.global, &output),
+        Command::Fleet(_) | Command::Stuck(_) => commands::not_built_yet(&cli.command),
     }
 }

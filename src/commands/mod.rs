@@ -1,6 +1,7 @@
 //! One module per command.
 
 pub mod diagnose;
+pub mod doctor;
 pub mod fail_safely;
 pub mod generate;
 pub mod wait;

@@ -3,7 +3,10 @@
 
 mod support;
 
+mod cli;
+mod connect;
 mod diagnose;
+mod doctor;
 mod fail_safely;
 mod sandbox;
 mod schema;

@@ -1,0 +1,174 @@
+//! `doctor`: all ok on the reference schema, fail (exit 4) without the
+//! protecting triggers or with an incompatible schema, never writes.
+
+use pushleft_controller::schema_check;
+
+use crate::support::{Run, TestDb};
+
+fn doctor(db: &TestDb, extra: &[&str]) -> Run {
+    let mut args = vec!["doctor", "--output", "json"];
+    args.extend_from_slice(extra);
+    db.run(&args)
+}
+
+fn status_of(run: &Run, name: &str) -> (String, String) {
+    let json = run.json();
+    let check = json["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no check {name}: {}", run.stdout))
+        .clone();
+    (
+        check["status"].as_str().unwrap().to_string(),
+        check["detail"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn doctor_on_the_sandbox_scenarios_is_all_ok_and_writes_nothing() {
+    let db = TestDb::scenarios();
+    let before = db.dump();
+    let run = doctor(&db, &[]);
+    run.assert_code(0);
+    let json = run.json();
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["target"]["database"], db.name.as_str());
+    assert_eq!(json["target"]["user"], "postgres");
+    assert!(json["target"]["port"].is_u64());
+    let checks = json["checks"].as_array().unwrap();
+    for name in [
+        "connection",
+        "server",
+        "recovery",
+        "identity",
+        "read privileges",
+        "write privileges",
+        "schema",
+        "triggers",
+        "session",
+    ] {
+        assert!(
+            checks.iter().any(|c| c["name"] == name),
+            "missing check {name}"
+        );
+    }
+    for check in checks {
+        assert_eq!(check["status"], "ok", "{check}");
+    }
+    assert!(status_of(&run, "recovery").1.contains("primary"));
+    assert_eq!(db.dump(), before, "doctor changed the database");
+
+    // The table form: one line per check.
+    let run = db.run(&["doctor", "--output", "table"]);
+    run.assert_code(0);
+    assert!(run.stdout.contains("ok    triggers"), "{}", run.stdout);
+    assert!(!run.stdout.contains("FAIL"), "{}", run.stdout);
+}
+
+#[test]
+fn doctor_fails_without_the_protecting_triggers() {
+    let db = TestDb::scenarios();
+    db.client()
+        .batch_execute(
+            "DROP TRIGGER jobs_refuse_delete ON jobs;
+             ALTER TABLE deployment_events DISABLE TRIGGER deployment_events_refuse_update;",
+        )
+        .unwrap();
+    let run = doctor(&db, &[]);
+    run.assert_code(4);
+    assert_eq!(run.json()["ok"], false);
+    let (status, detail) = status_of(&run, "triggers");
+    assert_eq!(status, "fail");
+    assert!(
+        detail.contains("no BEFORE DELETE trigger on jobs"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("deployment_events_refuse_update on deployment_events is disabled"),
+        "{detail}"
+    );
+    assert_eq!(status_of(&run, "schema").0, "ok");
+    assert!(run.stderr.contains("failed"), "{}", run.stderr);
+
+    // The same through the library, as fail-safely uses it.
+    let mut client = db.client();
+    let report = schema_check::check(&mut client).unwrap();
+    assert!(!report.protecting_triggers_ok());
+    assert!(report.schema_ok());
+    assert_eq!(report.problems().len(), 2, "{:?}", report.problems());
+    let mut tx = client.transaction().unwrap();
+    assert!(
+        !schema_check::check(&mut tx)
+            .unwrap()
+            .protecting_triggers_ok()
+    );
+}
+
+#[test]
+fn schema_check_passes_the_reference_schema_and_names_what_is_off() {
+    let db = TestDb::empty();
+    let mut client = db.client();
+    let report = schema_check::check(&mut client).unwrap();
+    assert!(report.ok(), "{:?}", report.problems());
+    assert!(report.protecting_triggers_ok());
+    assert_eq!(report.triggers.len(), 5);
+    assert_eq!(report.tables_checked, 11);
+
+    client
+        .batch_execute(
+            "ALTER TABLE jobs ALTER COLUMN attempt TYPE bigint;
+             ALTER TABLE fleet_nodes DROP COLUMN pool CASCADE;
+             DROP TABLE network_attachments;",
+        )
+        .unwrap();
+    let report = schema_check::check(&mut client).unwrap();
+    let problems = report.problems().join("\n");
+    assert!(
+        problems.contains("column jobs.attempt is bigint, expected integer"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("column fleet_nodes.pool is missing"),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("table network_attachments is missing"),
+        "{problems}"
+    );
+    assert!(report.protecting_triggers_ok());
+    let run = doctor(&db, &[]);
+    run.assert_code(4);
+    assert_eq!(status_of(&run, "schema").0, "fail");
+}
+
+#[test]
+fn doctor_checks_whether_the_role_can_be_assumed() {
+    let db = TestDb::scenarios();
+    let role = format!("{}_owner", db.name);
+    db.client()
+        .batch_execute(&format!(
+            "DROP ROLE IF EXISTS {role}; CREATE ROLE {role} NOLOGIN;
+             GRANT UPDATE ON deployments TO {role}; GRANT INSERT ON deployment_events TO {role};"
+        ))
+        .unwrap();
+    let run = doctor(&db, &["--role", &role]);
+    run.assert_code(0);
+    let (status, detail) = status_of(&run, "role");
+    assert_eq!(status, "ok", "{detail}");
+    assert!(status_of(&run, "write privileges").1.contains(&role));
+
+    let run = doctor(&db, &["--role", "no_such_role_here"]);
+    run.assert_code(4);
+    let (status, detail) = status_of(&run, "role");
+    assert_eq!(status, "fail");
+    assert!(detail.contains("does not exist"), "{detail}");
+    // The checks after it still ran.
+    assert_eq!(status_of(&run, "triggers").0, "ok");
+    db.client()
+        .batch_execute(&format!(
+            "REVOKE ALL ON deployments, deployment_events FROM {role}; DROP ROLE {role};"
+        ))
+        .unwrap();
+}
