@@ -30,11 +30,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Sandbox(args) => sandbox::run(&args, &output),
         Command::Generate(args) => commands::generate::run(&args),
-        Command::Diagnose(_)
-        | Command::FailSafely(_)
-        | Command::Fleet(_)
-        | Command::Stuck(_)
-        | Command::Wait(_)
-        | Command::Doctor(_) => commands::not_built_yet(&cli.command),
+        Command::Fleet(ref command) => commands::fleet::run(&cli.global, command, &output),
+        Command::Stuck(ref args) => commands::stuck::run(&cli.global, args, &output),
+        Command::Diagnose(_) | Command::FailSafely(_) | Command::Wait(_) | Command::Doctor(_) => {
+            commands::not_built_yet(&cli.command)
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! One module per command.
 
+pub mod fleet;
 pub mod generate;
+pub mod stuck;
 
 use anyhow::Result;
 
