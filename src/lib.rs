@@ -15,6 +15,7 @@ pub mod manpages;
 pub mod output;
 pub mod sandbox;
 pub mod schema;
+pub mod simulate;
 pub mod verdict;
 
 use anyhow::Result;

@@ -14,6 +14,7 @@ use crate::cluster::{Cluster, ClusterOptions};
 use crate::exit::{self, ExitCode};
 use crate::output::{self, Output, Paint};
 use crate::schema;
+use crate::simulate::{self, Simulation};
 
 /// The database the sandbox creates inside its cluster.
 pub const DATABASE: &str = "sandbox";
@@ -40,6 +41,11 @@ pub fn load(cluster: &Cluster) -> Result<Vec<Scenario>> {
     client
         .batch_execute(schema::SCENARIOS)
         .context("loading sql/sandbox/scenarios.sql")?;
+    // The reference control plane, in its own schema: `--simulate` runs it,
+    // and anyone can call its functions from psql.
+    client
+        .batch_execute(schema::CONTROL_PLANE)
+        .context("loading sql/control_plane.sql")?;
     let rows = client.query(
         "SELECT deployment_id, name, problem, try_command FROM sandbox.scenarios ORDER BY position",
         &[],
@@ -133,13 +139,29 @@ pub fn run(args: &SandboxArgs, output: &Output) -> Result<ExitCode> {
             Paint::Bold,
         ));
     }
+    let simulation = if args.simulate {
+        match Simulation::start(&cluster.conninfo(DATABASE), simulate::INTERVAL) {
+            Ok(simulation) => Some(simulation),
+            Err(err) => {
+                cluster.stop();
+                return Err(err);
+            }
+        }
+    } else {
+        None
+    };
     let mut command = Command::new(&program);
     command.args(&arguments);
     for name in FOREIGN_VARIABLES {
         command.env_remove(name);
     }
     command.envs(environment(&cluster));
-    let status = match command.status() {
+    let status = command.status();
+    // The simulation stops talking to the cluster before the cluster stops.
+    if let Some(simulation) = simulation {
+        simulation.stop();
+    }
+    let status = match status {
         Ok(status) => status,
         Err(err) => {
             cluster.stop();
