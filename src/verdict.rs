@@ -131,7 +131,15 @@ mod tests {
 
     #[test]
     fn statuses_round_trip() {
-        for status in [Queued, Building, Deploying, Running, Failed, TeardownQueued, Destroyed] {
+        for status in [
+            Queued,
+            Building,
+            Deploying,
+            Running,
+            Failed,
+            TeardownQueued,
+            Destroyed,
+        ] {
             assert_eq!(DeploymentStatus::parse(status.as_str()), status);
         }
         assert_eq!(DeploymentStatus::parse("stuck"), Unknown);
