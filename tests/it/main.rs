@@ -3,5 +3,11 @@
 
 mod support;
 
+mod clock;
+mod control_plane;
+mod fleet;
+mod simulate;
+mod stuck;
+
 mod sandbox;
 mod schema;
