@@ -73,6 +73,15 @@ fn environment(cluster: &Cluster) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// PATH with the directory of the running binary in front, if it can be
+/// found and joined.
+fn path_with_this_binary() -> Option<std::ffi::OsString> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.to_path_buf();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&path))).ok()
+}
+
 /// Variables that would point a command elsewhere than the sandbox.
 const FOREIGN_VARIABLES: &[&str] = &[
     "PGPASSWORD",
@@ -156,6 +165,11 @@ pub fn run(args: &SandboxArgs, output: &Output) -> Result<ExitCode> {
         command.env_remove(name);
     }
     command.envs(environment(&cluster));
+    // The scenario table says `pushleft-controller diagnose ...`: make that
+    // this very binary, also under `cargo run` where it is not installed.
+    if let Some(path) = path_with_this_binary() {
+        command.env("PATH", path);
+    }
     let status = command.status();
     // The simulation stops talking to the cluster before the cluster stops.
     if let Some(simulation) = simulation {

@@ -31,7 +31,9 @@ until [ "$(psql -X -At -c "select status from deployments where id = 'd0000005-0
     sleep 0.5
 done
 sleep 2
-"$B" fleet list --output json > "$dir/fleet.json"
+# The sandbox puts this very binary first on PATH.
+[ "$(command -v pushleft-controller)" = "$B" ] || exit 8
+pushleft-controller fleet list --output json > "$dir/fleet.json"
 psql -X -At -c "select substr(id::text, 1, 8) || '=' || status from deployments order by id" > "$dir/deployments.txt"
 "#;
 
