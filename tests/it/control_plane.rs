@@ -481,3 +481,51 @@ fn control_plane_agents_never_run_on_a_stale_node() {
         "destroyed"
     );
 }
+
+/// The scheduler takes the deployment row FOR SHARE before it targets a
+/// job: while fail-safely holds the row FOR UPDATE, the scheduler waits, and
+/// then sees the decision (failed) and targets nothing.
+#[test]
+fn control_plane_scheduler_waits_for_a_locked_deployment_and_sees_its_new_status() {
+    let (db, mut operator) = control_plane_db();
+    let mut tx = operator.transaction().unwrap();
+    tx.execute(
+        "SELECT 1 FROM deployments WHERE id = $1 FOR UPDATE",
+        &[&id(&scenario(1))],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE deployments SET status = 'failed' WHERE id = $1",
+        &[&id(&scenario(1))],
+    )
+    .unwrap();
+    let mut scheduler = db.client();
+    let started = std::time::Instant::now();
+    let waiter = std::thread::spawn(move || {
+        let targeted: bool = scheduler
+            .query_one(
+                "SELECT control_plane.schedule_job($1, $2)",
+                &[&id(D1_BUILD), &id(BUILD_01)],
+            )
+            .unwrap()
+            .get(0);
+        (targeted, started.elapsed())
+    });
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        !waiter.is_finished(),
+        "the scheduler must wait for the row lock"
+    );
+    tx.commit().unwrap();
+    let (targeted, waited) = waiter.join().unwrap();
+    assert!(!targeted, "after the wait it sees `failed`");
+    assert!(waited >= std::time::Duration::from_millis(500));
+    let target: Option<Uuid> = operator
+        .query_one(
+            "SELECT target_node_id FROM jobs WHERE id = $1",
+            &[&id(D1_BUILD)],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(target, None);
+}
