@@ -187,7 +187,8 @@ pub enum Command {
   pushleft-controller sandbox                      # a shell pointed at the sandbox
   pushleft-controller sandbox -- pushleft-controller diagnose d0000001
   pushleft-controller sandbox -- psql -c 'select status, count(*) from deployments group by 1'
-  pushleft-controller sandbox --keep               # leave it running, print how to stop it")]
+  pushleft-controller sandbox --keep               # leave it running, print how to stop it
+  pushleft-controller sandbox --simulate           # the control plane runs: watch teardowns complete")]
     Sandbox(SandboxArgs),
 
     /// Check the connection, the server and the schema this tool expects.
@@ -358,6 +359,12 @@ pub struct SandboxArgs {
     /// stop it.
     #[arg(long)]
     pub keep: bool,
+
+    /// Run the reference control plane in the background while the command
+    /// runs: live nodes heartbeat, agents on them run their jobs, teardowns
+    /// complete (or wait for a dead node), failed deployments are reaped.
+    #[arg(long, conflicts_with = "keep")]
+    pub simulate: bool,
 
     /// The command to run against the sandbox (default: $SHELL).
     #[arg(last = true, value_name = "CMD")]

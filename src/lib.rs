@@ -18,6 +18,7 @@ pub mod resolve;
 pub mod sandbox;
 pub mod schema;
 pub mod schema_check;
+pub mod simulate;
 pub mod snapshot;
 pub mod verdict;
 
@@ -38,6 +39,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::FailSafely(args) => commands::fail_safely::run(&args, &cli.global, &output),
         Command::Wait(args) => commands::wait::run(&args, &cli.global, &output),
         Command::Doctor(args) => commands::doctor::run(&args, &cli.global, &output),
-        Command::Fleet(_) | Command::Stuck(_) => commands::not_built_yet(&cli.command),
+        Command::Fleet(ref command) => commands::fleet::run(&cli.global, command, &output),
+        Command::Stuck(ref args) => commands::stuck::run(&cli.global, args, &output),
     }
 }

@@ -14,6 +14,7 @@ use crate::cluster::{Cluster, ClusterOptions};
 use crate::exit::{self, ExitCode};
 use crate::output::{self, Output, Paint};
 use crate::schema;
+use crate::simulate::{self, Simulation};
 
 /// The database the sandbox creates inside its cluster.
 pub const DATABASE: &str = "sandbox";
@@ -40,6 +41,11 @@ pub fn load(cluster: &Cluster) -> Result<Vec<Scenario>> {
     client
         .batch_execute(schema::SCENARIOS)
         .context("loading sql/sandbox/scenarios.sql")?;
+    // The reference control plane, in its own schema: `--simulate` runs it,
+    // and anyone can call its functions from psql.
+    client
+        .batch_execute(schema::CONTROL_PLANE)
+        .context("loading sql/control_plane.sql")?;
     let rows = client.query(
         "SELECT deployment_id, name, problem, try_command FROM sandbox.scenarios ORDER BY position",
         &[],
@@ -65,6 +71,15 @@ fn environment(cluster: &Cluster) -> Vec<(&'static str, String)> {
         ("PGUSER", cluster.superuser().to_string()),
         ("PGDATABASE", DATABASE.to_string()),
     ]
+}
+
+/// PATH with the directory of the running binary in front, if it can be
+/// found and joined.
+fn path_with_this_binary() -> Option<std::ffi::OsString> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?.to_path_buf();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&path))).ok()
 }
 
 /// Variables that would point a command elsewhere than the sandbox.
@@ -133,13 +148,34 @@ pub fn run(args: &SandboxArgs, output: &Output) -> Result<ExitCode> {
             Paint::Bold,
         ));
     }
+    let simulation = if args.simulate {
+        match Simulation::start(&cluster.conninfo(DATABASE), simulate::INTERVAL) {
+            Ok(simulation) => Some(simulation),
+            Err(err) => {
+                cluster.stop();
+                return Err(err);
+            }
+        }
+    } else {
+        None
+    };
     let mut command = Command::new(&program);
     command.args(&arguments);
     for name in FOREIGN_VARIABLES {
         command.env_remove(name);
     }
     command.envs(environment(&cluster));
-    let status = match command.status() {
+    // The scenario table says `pushleft-controller diagnose ...`: make that
+    // this very binary, also under `cargo run` where it is not installed.
+    if let Some(path) = path_with_this_binary() {
+        command.env("PATH", path);
+    }
+    let status = command.status();
+    // The simulation stops talking to the cluster before the cluster stops.
+    if let Some(simulation) = simulation {
+        simulation.stop();
+    }
+    let status = match status {
         Ok(status) => status,
         Err(err) => {
             cluster.stop();

@@ -6,3 +6,8 @@ pub const SCHEMA: &str = include_str!("../sql/schema.sql");
 
 /// The sandbox's incident scenarios (after the schema).
 pub const SCENARIOS: &str = include_str!("../sql/sandbox/scenarios.sql");
+
+/// The reference control plane (scheduler, gateway, agents, teardown driver,
+/// reaper) as SQL functions in schema `control_plane`: loaded by the sandbox
+/// and the tests, never part of the reference schema.
+pub const CONTROL_PLANE: &str = include_str!("../sql/control_plane.sql");

@@ -4,9 +4,14 @@
 mod support;
 
 mod cli;
+mod clock;
 mod connect;
+mod control_plane;
 mod diagnose;
 mod doctor;
 mod fail_safely;
+mod fleet;
 mod sandbox;
 mod schema;
+mod simulate;
+mod stuck;
