@@ -255,7 +255,7 @@ fn control_plane_reaper_respects_network_attachments() {
         scalar_i64(
             client,
             "SELECT count(*) FROM fleet_allocations
-              WHERE id IN ('c2000004-0000-4000-8000-000000000041', 'c2000004-0000-4000-8000-000000000042')
+              WHERE id IN ('c2000041-0000-4000-8000-000000000041', 'c2000042-0000-4000-8000-000000000042')
                 AND status = 'reserved' AND released_at IS NULL",
         )
     };
@@ -367,7 +367,7 @@ fn control_plane_teardown_step_by_step_ends_destroyed() {
     assert_eq!(
         text(
             &mut client,
-            "SELECT status FROM application_instances WHERE id = 'c1000005-0000-4000-8000-000000000051'"
+            "SELECT status FROM application_instances WHERE id = 'c1000051-0000-4000-8000-000000000051'"
         ),
         "removed"
     );
@@ -375,7 +375,7 @@ fn control_plane_teardown_step_by_step_ends_destroyed() {
         text(
             &mut client,
             "SELECT status || ' ' || (released_at IS NOT NULL) FROM fleet_allocations
-              WHERE id = 'c2000005-0000-4000-8000-000000000051'"
+              WHERE id = 'c2000051-0000-4000-8000-000000000051'"
         ),
         "released true"
     );
@@ -446,7 +446,7 @@ fn control_plane_agents_never_run_on_a_stale_node() {
     assert_eq!(
         text(
             &mut client,
-            "SELECT status || '/' || attempt FROM jobs WHERE id = 'b0000008-0000-4000-8000-000000000082'"
+            "SELECT status || '/' || attempt FROM jobs WHERE id = 'b0000082-0000-4000-8000-000000000082'"
         ),
         "queued/2"
     );

@@ -247,9 +247,9 @@ fn fleet_list_counts_follow_releases_and_removals() {
     client
         .batch_execute(
             "UPDATE application_instances SET status = 'removed'
-              WHERE id = 'c1000007-0000-4000-8000-000000000071';
+              WHERE id = 'c1000071-0000-4000-8000-000000000071';
              UPDATE fleet_allocations SET status = 'released', released_at = now()
-              WHERE id = 'c2000007-0000-4000-8000-000000000071';
+              WHERE id = 'c2000071-0000-4000-8000-000000000071';
              -- A never-seen node is stale, with no age.
              INSERT INTO fleet_nodes (id, name, pool, status, schedulable, slots, last_seen_at)
              VALUES ('a0000099-0000-4000-8000-000000000099', 'edge-99', 'edge', 'online', true, 4, NULL);",

@@ -206,7 +206,7 @@ fn stuck_offers_diagnose_when_no_break_glass_path_applies() {
     db.client()
         .batch_execute(
             "UPDATE jobs SET lease_expires_at = now() - interval '10 minutes'
-              WHERE id = 'b0000007-0000-4000-8000-000000000072'",
+              WHERE id = 'b0000072-0000-4000-8000-000000000072'",
         )
         .unwrap();
     let doc = stuck_json(&db, &[]);
