@@ -184,6 +184,16 @@ pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
              against the primary. Point DATABASE_URL at the primary and rerun; nothing was written",
         ));
     }
+    // Fail closed: without the triggers that protect the audit trail, or
+    // with a schema this tool does not know, write nothing.
+    let report = crate::schema_check::check(client)
+        .context("checking the schema and the protecting triggers before writing")?;
+    if !report.ok() {
+        return Err(exit::refused(format!(
+            "this database does not look like the one fail-safely is built for, so it writes nothing:\n  {}\nRun `pushleft-controller doctor` for the full check",
+            report.problems().join("\n  ")
+        )));
+    }
     let mut attempt = 1;
     loop {
         match attempt_once(client, request) {

@@ -247,6 +247,28 @@ fn refusals_write_nothing() {
 }
 
 #[test]
+fn missing_protecting_triggers_refuse_before_writing() {
+    let db = TestDb::scenarios();
+    db.client()
+        .batch_execute("DROP TRIGGER deployment_events_refuse_delete ON deployment_events")
+        .unwrap();
+    let before = db.dump();
+    let run = db.run(&["fail-safely", "d0000001", "--reason", "INC-14", "--yes"]);
+    run.assert_code(4);
+    assert!(run.stderr.contains("deployment_events"), "{}", run.stderr);
+    assert!(run.stderr.contains("doctor"), "{}", run.stderr);
+    assert_eq!(db.dump(), before);
+    // A disabled trigger protects nothing either.
+    let db = TestDb::scenarios();
+    db.client()
+        .batch_execute("ALTER TABLE jobs DISABLE TRIGGER jobs_refuse_delete")
+        .unwrap();
+    db.run(&["fail-safely", "d0000001", "--reason", "INC-14", "--yes"])
+        .assert_code(4);
+    assert_eq!(status_of(&db, &scenario(1)), "queued");
+}
+
+#[test]
 fn the_fingerprint_from_diagnose_is_honoured() {
     let db = TestDb::scenarios();
     let diagnosis = db.run(&["diagnose", "d0000001", "-o", "json"]).json();
