@@ -15,3 +15,4 @@ mod sandbox;
 mod schema;
 mod simulate;
 mod stuck;
+mod wait;
