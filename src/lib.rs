@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod json_docs;
 pub mod manpages;
 pub mod output;
+pub mod plans;
 pub mod render;
 pub mod resolve;
 pub mod sandbox;

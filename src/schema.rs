@@ -11,3 +11,6 @@ pub const SCENARIOS: &str = include_str!("../sql/sandbox/scenarios.sql");
 /// reaper) as SQL functions in schema `control_plane`: loaded by the sandbox
 /// and the tests, never part of the reference schema.
 pub const CONTROL_PLANE: &str = include_str!("../sql/control_plane.sql");
+
+/// The production-size data generator (`SELECT * FROM bench.generate(scale)`).
+pub const BENCH_GENERATOR: &str = include_str!("../sql/bench/generate.sql");

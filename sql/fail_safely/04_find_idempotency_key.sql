@@ -3,6 +3,7 @@
 -- is locked, so a run that committed before us is always seen.
 SELECT id, sequence, deployment_id, kind, payload, occurred_at
 FROM deployment_events
-WHERE payload ->> 'idempotency_key' = $1
+WHERE payload ? 'idempotency_key'          -- the partial index's predicate
+  AND payload ->> 'idempotency_key' = $1
 ORDER BY occurred_at, sequence
 LIMIT 1

@@ -29,7 +29,7 @@ use crate::resolve;
 use crate::snapshot::{self, Mode, Snapshot};
 use crate::verdict::{self, Evidence, Finding, Path, Policy, Verdict};
 
-mod sql {
+pub mod sql {
     pub const GUARD_COUNTERS: &str = include_str!("../../sql/fail_safely/00_guard_counters.sql");
     pub const FIND_IDEMPOTENCY_KEY: &str =
         include_str!("../../sql/fail_safely/04_find_idempotency_key.sql");

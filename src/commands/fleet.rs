@@ -16,7 +16,7 @@ use crate::duration;
 use crate::exit::ExitCode;
 use crate::output::{self, Output};
 
-const FLEET_LIST: &str = include_str!("../../sql/fleet_list.sql");
+pub const FLEET_LIST: &str = include_str!("../../sql/fleet_list.sql");
 
 /// Read-only commands never wait long for a lock (they take none, but a
 /// pending ACCESS EXCLUSIVE lock would queue them).

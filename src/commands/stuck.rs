@@ -17,8 +17,8 @@ use crate::exit::ExitCode;
 use crate::output::{self, Output, Paint};
 use crate::verdict::{self, DeploymentStatus, Path};
 
-const STUCK_DEPLOYMENTS: &str = include_str!("../../sql/stuck_deployments.sql");
-const STUCK_LEASES: &str = include_str!("../../sql/stuck_leases.sql");
+pub const STUCK_DEPLOYMENTS: &str = include_str!("../../sql/stuck_deployments.sql");
+pub const STUCK_LEASES: &str = include_str!("../../sql/stuck_leases.sql");
 
 const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 

@@ -9,6 +9,7 @@ mod connect;
 mod control_plane;
 mod diagnose;
 mod doctor;
+mod explain;
 mod fail_safely;
 mod fleet;
 mod sandbox;
