@@ -33,6 +33,11 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok_or_else(|| format!("`{text}` is too long"))
 }
 
+/// Milliseconds as a bigint parameter (saturating).
+pub fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
+
 /// "41m", "3h12m", "2d4h", "12s": the relative ages tables show.
 pub fn human(seconds: i64) -> String {
     let s = seconds.unsigned_abs();

@@ -37,11 +37,6 @@ pub struct DiagnoseReport<'a> {
     pub nodes: Vec<NodeView<'a>>,
 }
 
-pub fn is_stale(node: &Node, policy: &Policy) -> bool {
-    node.heartbeat_age_seconds
-        .is_none_or(|age| age > policy.stale_after.as_secs_f64())
-}
-
 impl<'a> DiagnoseReport<'a> {
     pub fn new(
         s: &'a Snapshot,
@@ -69,7 +64,7 @@ impl<'a> DiagnoseReport<'a> {
                 .iter()
                 .map(|node| NodeView {
                     node,
-                    stale: is_stale(node, policy),
+                    stale: policy.is_stale(node),
                 })
                 .collect(),
         }
@@ -256,7 +251,7 @@ pub fn diagnose_table(
         let dead = i
             .active_node_id
             .and_then(|n| s.node(n))
-            .is_some_and(|n| is_stale(n, policy) || n.status == "offline");
+            .is_some_and(|n| policy.is_dead(n));
         t.add_row(vec![
             out.cell(short(i.id), false),
             out.cell(&i.role_name, false),
@@ -321,7 +316,7 @@ pub fn diagnose_table(
     // 5. Nodes involved.
     let mut t = out.table(&["node", "pool", "status", "schedulable", "heartbeat"]);
     for n in &s.nodes {
-        let stale = is_stale(n, policy);
+        let stale = policy.is_stale(n);
         t.add_row(vec![
             out.cell(&n.name, stale || n.status == "offline"),
             out.cell(&n.pool, false),

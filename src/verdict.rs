@@ -170,6 +170,19 @@ pub struct Policy {
     pub stale_after: Duration,
 }
 
+impl Policy {
+    /// The node's heartbeat is older than `stale_after` (or it never had one).
+    pub fn is_stale(&self, node: &Node) -> bool {
+        node.heartbeat_age_seconds
+            .is_none_or(|age| age > self.stale_after.as_secs_f64())
+    }
+
+    /// Nothing will run on the node: it is offline or its heartbeat is stale.
+    pub fn is_dead(&self, node: &Node) -> bool {
+        node.status == "offline" || self.is_stale(node)
+    }
+}
+
 impl Default for Policy {
     fn default() -> Policy {
         Policy {
@@ -289,16 +302,6 @@ pub fn dispatch_evidence(s: &Snapshot) -> Vec<Evidence> {
     evidence
 }
 
-/// A node is dead for the purpose of a teardown when it is offline or its
-/// heartbeat is stale: an agent there will not run the job.
-fn node_conditions(node: &Node, policy: &Policy) -> (bool, bool) {
-    let stale = node
-        .heartbeat_age_seconds
-        .is_none_or(|age| age > policy.stale_after.as_secs_f64());
-    let offline = node.status == "offline";
-    (stale, offline)
-}
-
 fn heartbeat_text(node: &Node) -> String {
     match node.heartbeat_age_seconds {
         Some(age) => format!("last seen {}", ago(age as i64)),
@@ -397,7 +400,7 @@ pub fn assess(s: &Snapshot, policy: &Policy) -> Verdict {
 
     // Involved nodes.
     for node in &s.nodes {
-        let (stale, offline) = node_conditions(node, policy);
+        let (stale, offline) = (policy.is_stale(node), node.status == "offline");
         if offline {
             add(
                 "node_offline",
@@ -443,15 +446,14 @@ pub fn assess(s: &Snapshot, policy: &Policy) -> Verdict {
     if path == Path::TeardownRequested || status == DeploymentStatus::TeardownQueued {
         let mut waits: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for instance in s.instances.iter().filter(|i| i.status != "removed") {
-            if let Some(node) = instance.active_node_id.and_then(|n| s.node(n)) {
-                let (stale, offline) = node_conditions(node, policy);
-                if stale || offline {
-                    waits.entry(node.name.clone()).or_default().push(format!(
-                        "instance {} ({}) is active there",
-                        short(instance.id),
-                        instance.role_name
-                    ));
-                }
+            if let Some(node) = instance.active_node_id.and_then(|n| s.node(n))
+                && policy.is_dead(node)
+            {
+                waits.entry(node.name.clone()).or_default().push(format!(
+                    "instance {} ({}) is active there",
+                    short(instance.id),
+                    instance.role_name
+                ));
             }
         }
         for job in s
@@ -459,14 +461,13 @@ pub fn assess(s: &Snapshot, policy: &Policy) -> Verdict {
             .iter()
             .filter(|j| j.kind == "teardown" && matches!(j.status.as_str(), "queued" | "leased"))
         {
-            if let Some(node) = job.target_node_id.and_then(|n| s.node(n)) {
-                let (stale, offline) = node_conditions(node, policy);
-                if stale || offline {
-                    waits
-                        .entry(node.name.clone())
-                        .or_default()
-                        .push(format!("teardown job {} is targeted there", short(job.id)));
-                }
+            if let Some(node) = job.target_node_id.and_then(|n| s.node(n))
+                && policy.is_dead(node)
+            {
+                waits
+                    .entry(node.name.clone())
+                    .or_default()
+                    .push(format!("teardown job {} is targeted there", short(job.id)));
             }
         }
         for (name, why) in waits {

@@ -1,8 +1,6 @@
 //! `diagnose <deployment>`: every runbook query in one read-only snapshot,
 //! and a verdict.
 
-use std::time::Duration;
-
 use anyhow::{Context, Result};
 
 use crate::cli::{DiagnoseArgs, GlobalArgs};
@@ -13,9 +11,6 @@ use crate::render::{self, DiagnoseReport};
 use crate::resolve;
 use crate::snapshot::{self, Mode, Snapshot};
 use crate::verdict::{self, Policy, Verdict};
-
-/// Diagnosis takes no locks; this only bounds waiting on catalog locks.
-const READ_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One consistent read of a deployment and the verdict on it.
 pub struct Diagnosis {
@@ -49,7 +44,7 @@ pub fn diagnose(
 
 pub fn run(args: &DiagnoseArgs, global: &GlobalArgs, out: &Output) -> Result<ExitCode> {
     let settings = Settings::from_args(global)?;
-    let mut client = settings.connect(READ_LOCK_TIMEOUT)?;
+    let mut client = settings.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let policy = Policy {
         stale_after: args.stale_after,
     };

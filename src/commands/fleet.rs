@@ -2,11 +2,9 @@
 //! one read-only query. How the operator sees capacity drop after a
 //! teardown (the runbook's Verification).
 
-use std::time::Duration;
-
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use postgres::{Client, IsolationLevel};
+use postgres::Client;
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -17,10 +15,6 @@ use crate::exit::ExitCode;
 use crate::output::{self, Output};
 
 pub const FLEET_LIST: &str = include_str!("../../sql/fleet_list.sql");
-
-/// Read-only commands never wait long for a lock (they take none, but a
-/// pending ACCESS EXCLUSIVE lock would queue them).
-const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Serialize)]
 pub struct Node {
@@ -56,7 +50,7 @@ pub fn run(global: &GlobalArgs, command: &FleetCommand, output: &Output) -> Resu
 }
 
 fn list(global: &GlobalArgs, args: &FleetListArgs, output: &Output) -> Result<ExitCode> {
-    let mut client = Settings::from_args(global)?.connect(LOCK_TIMEOUT)?;
+    let mut client = Settings::from_args(global)?.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let fleet = query(&mut client, args)?;
     if output.json() {
         output::print_json(&fleet)?;
@@ -74,18 +68,9 @@ fn status_name(status: NodeStatus) -> &'static str {
     }
 }
 
-fn millis(duration: Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
-}
-
 /// The fleet as of one instant, in a READ ONLY transaction.
 pub fn query(client: &mut Client, args: &FleetListArgs) -> Result<FleetList> {
-    let mut tx = client
-        .build_transaction()
-        .isolation_level(IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
-        .context("starting a read-only transaction")?;
+    let mut tx = crate::snapshot::read_only_snapshot(client)?;
     let at: DateTime<Utc> = tx.query_one("SELECT now()", &[])?.get(0);
     let rows = tx
         .query(
@@ -94,7 +79,7 @@ pub fn query(client: &mut Client, args: &FleetListArgs) -> Result<FleetList> {
                 &args.pool,
                 &args.status.map(status_name),
                 &args.stale,
-                &millis(args.stale_after),
+                &crate::duration::millis(args.stale_after),
             ],
         )
         .context("listing the fleet's nodes (sql/fleet_list.sql)")?;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use postgres::{Client, IsolationLevel};
+use postgres::Client;
 use serde::Serialize;
 use uuid::Uuid;
 
@@ -19,8 +19,6 @@ use crate::verdict::{self, DeploymentStatus, Path};
 
 pub const STUCK_DEPLOYMENTS: &str = include_str!("../../sql/stuck_deployments.sql");
 pub const STUCK_LEASES: &str = include_str!("../../sql/stuck_leases.sql");
-
-const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Serialize)]
 pub struct StuckDeployment {
@@ -79,7 +77,7 @@ impl StuckReport {
 }
 
 pub fn run(global: &GlobalArgs, args: &StuckArgs, output: &Output) -> Result<ExitCode> {
-    let mut client = Settings::from_args(global)?.connect(LOCK_TIMEOUT)?;
+    let mut client = Settings::from_args(global)?.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let report = scan(&mut client, args)?;
     if output.json() {
         output::print_json(&report)?;
@@ -103,24 +101,15 @@ pub fn next_command(deployment: Uuid, path: Path) -> String {
     }
 }
 
-fn millis(duration: Duration) -> i64 {
-    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
-}
-
 /// Both scans in one READ ONLY REPEATABLE READ transaction: one instant.
 pub fn scan(client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {
-    let mut tx = client
-        .build_transaction()
-        .isolation_level(IsolationLevel::RepeatableRead)
-        .read_only(true)
-        .start()
-        .context("starting a read-only transaction")?;
+    let mut tx = crate::snapshot::read_only_snapshot(client)?;
     let at: DateTime<Utc> = tx.query_one("SELECT now()", &[])?.get(0);
     let deployments = tx
-        .query(STUCK_DEPLOYMENTS, &[&millis(args.for_)])
+        .query(STUCK_DEPLOYMENTS, &[&crate::duration::millis(args.for_)])
         .context("scanning for stuck deployments (sql/stuck_deployments.sql)")?;
     let leases = tx
-        .query(STUCK_LEASES, &[&millis(args.grace)])
+        .query(STUCK_LEASES, &[&crate::duration::millis(args.grace)])
         .context("scanning for orphaned leases (sql/stuck_leases.sql)")?;
     tx.commit()?;
 

@@ -56,10 +56,7 @@ pub fn progress(s: &Snapshot, policy: &Policy) -> Progress {
     let mut blocked = Vec::new();
     let dead = |node_id: Uuid| -> Option<String> {
         let node = s.node(node_id)?;
-        let stale = node
-            .heartbeat_age_seconds
-            .is_none_or(|age| age > policy.stale_after.as_secs_f64());
-        (stale || node.status == "offline").then(|| {
+        policy.is_dead(node).then(|| {
             format!(
                 "waiting for node {}, {}",
                 node.name,
