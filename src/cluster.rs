@@ -153,6 +153,52 @@ impl Cluster {
         Ok(cluster)
     }
 
+    /// A hot standby of `primary`: `pg_basebackup -R` over the primary's
+    /// socket (its default `local replication all trust` line lets the
+    /// superuser replicate), then started with `hot_standby = on`, so it
+    /// answers read-only queries and replays what the primary writes. The
+    /// same watchdog cleans it up.
+    pub fn start_standby_of(primary: &Cluster) -> Result<Cluster> {
+        let base = tempfile::Builder::new()
+            .prefix("pushleft-pg-standby-")
+            .tempdir()
+            .context("creating a temporary directory for the throwaway standby")?
+            .keep();
+        let mut cluster = Cluster {
+            data: base.join("data"),
+            base,
+            bin_dir: primary.bin_dir.clone(),
+            port: DEFAULT_PORT,
+            tcp_port: None,
+            run_as: primary.run_as,
+            watchdog: None,
+        };
+        if let Some((uid, gid)) = cluster.run_as {
+            nix::unistd::chown(&cluster.base, Some(uid), Some(gid)).with_context(|| {
+                format!("handing {} to the postgres user", cluster.base.display())
+            })?;
+        }
+        cluster.spawn_watchdog()?;
+        let mut cmd = cluster.command("pg_basebackup");
+        cmd.arg("-D")
+            .arg(&cluster.data)
+            .arg("-h")
+            .arg(primary.socket_dir())
+            .arg("-p")
+            .arg(primary.port().to_string())
+            .args(["-U", SUPERUSER, "-R", "-X", "stream", "--checkpoint=fast"]);
+        cluster.run(cmd, "pg_basebackup")?;
+        // The copied postgresql.conf names the primary's socket and port;
+        // the lines appended here come later and win.
+        cluster.configure(&ClusterOptions {
+            tcp_port: None,
+            extra_conf: vec!["hot_standby = on".to_string()],
+            extra_hba: Vec::new(),
+        })?;
+        cluster.pg_ctl_start()?;
+        Ok(cluster)
+    }
+
     fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(self.bin_dir.join(program));
         cmd.current_dir(&self.base)
