@@ -5,6 +5,11 @@ use std::time::Duration;
 /// Parses a positive duration such as `90s`, `30m` or `2h`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
+    if let Some(positive) = text.strip_prefix('-') {
+        return Err(format!(
+            "`{text}`: a duration cannot be negative; write a positive one such as {positive}"
+        ));
+    }
     let split = text
         .find(|c: char| !c.is_ascii_digit())
         .ok_or_else(|| format!("`{text}` has no unit; write e.g. 90s, 30m or 2h"))?;
