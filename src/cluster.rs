@@ -322,6 +322,21 @@ impl Cluster {
         })
     }
 
+    /// Stops the server but keeps its files (`start_server` brings it back):
+    /// for tests of what the tool does when its server goes away.
+    pub fn stop_server(&self) -> Result<()> {
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("-D")
+            .arg(&self.data)
+            .args(["-m", "fast", "-w", "-t", "60", "stop"]);
+        self.run(cmd, "pg_ctl stop")
+    }
+
+    /// Starts the server again after [`Cluster::stop_server`].
+    pub fn start_server(&self) -> Result<()> {
+        self.pg_ctl_start()
+    }
+
     /// The directory of the unix socket (libpq's `host`).
     pub fn socket_dir(&self) -> &Path {
         &self.base
