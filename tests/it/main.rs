@@ -10,6 +10,7 @@ mod control_plane;
 mod diagnose;
 mod doctor;
 mod fail_safely;
+mod faults;
 mod fleet;
 mod sandbox;
 mod schema;
