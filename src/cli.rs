@@ -71,7 +71,7 @@ pub struct GlobalArgs {
         global = true,
         env = "PUSHLEFT_STATEMENT_TIMEOUT",
         default_value = "30s",
-        value_parser = parse_duration,
+        value_parser = parse_duration, allow_hyphen_values = true,
         value_name = "DURATION"
     )]
     pub statement_timeout: Duration,
@@ -82,7 +82,7 @@ pub struct GlobalArgs {
         long,
         global = true,
         env = "PUSHLEFT_CONNECT_TIMEOUT",
-        value_parser = parse_duration,
+        value_parser = parse_duration, allow_hyphen_values = true,
         value_name = "DURATION"
     )]
     pub connect_timeout: Option<Duration>,
@@ -94,7 +94,7 @@ pub struct GlobalArgs {
         global = true,
         env = "PUSHLEFT_IDLE_IN_TRANSACTION_TIMEOUT",
         default_value = "60s",
-        value_parser = parse_duration,
+        value_parser = parse_duration, allow_hyphen_values = true,
         value_name = "DURATION"
     )]
     pub idle_in_transaction_timeout: Duration,
@@ -222,7 +222,7 @@ pub struct DiagnoseArgs {
     pub events: usize,
 
     /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub stale_after: Duration,
 }
 
@@ -271,13 +271,13 @@ pub struct FailSafelyArgs {
         long,
         env = "PUSHLEFT_LOCK_TIMEOUT",
         default_value = "5s",
-        value_parser = parse_duration,
+        value_parser = parse_duration, allow_hyphen_values = true,
         value_name = "DURATION"
     )]
     pub lock_timeout: Duration,
 
     /// A node whose heartbeat is older than this is stale (for the plan).
-    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub stale_after: Duration,
 }
 
@@ -316,18 +316,18 @@ pub struct FleetListArgs {
     pub stale: bool,
 
     /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub stale_after: Duration,
 }
 
 #[derive(Debug, Args)]
 pub struct StuckArgs {
     /// In flight with no event for this long counts as stuck.
-    #[arg(long = "for", default_value = "30m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long = "for", default_value = "30m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub for_: Duration,
 
     /// A lease expired longer ago than this counts as orphaned.
-    #[arg(long, default_value = "1m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub grace: Duration,
 
     /// Exit 10 when anything is stuck or orphaned (for cron and monitors).
@@ -341,15 +341,15 @@ pub struct WaitArgs {
     pub deployment: String,
 
     /// Give up after this long (exit 6).
-    #[arg(long, default_value = "10m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "10m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub timeout: Duration,
 
     /// How often to look.
-    #[arg(long, default_value = "2s", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub interval: Duration,
 
     /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub stale_after: Duration,
 }
 

@@ -153,6 +153,52 @@ impl Cluster {
         Ok(cluster)
     }
 
+    /// A hot standby of `primary`: `pg_basebackup -R` over the primary's
+    /// socket (its default `local replication all trust` line lets the
+    /// superuser replicate), then started with `hot_standby = on`, so it
+    /// answers read-only queries and replays what the primary writes. The
+    /// same watchdog cleans it up.
+    pub fn start_standby_of(primary: &Cluster) -> Result<Cluster> {
+        let base = tempfile::Builder::new()
+            .prefix("pushleft-pg-standby-")
+            .tempdir()
+            .context("creating a temporary directory for the throwaway standby")?
+            .keep();
+        let mut cluster = Cluster {
+            data: base.join("data"),
+            base,
+            bin_dir: primary.bin_dir.clone(),
+            port: DEFAULT_PORT,
+            tcp_port: None,
+            run_as: primary.run_as,
+            watchdog: None,
+        };
+        if let Some((uid, gid)) = cluster.run_as {
+            nix::unistd::chown(&cluster.base, Some(uid), Some(gid)).with_context(|| {
+                format!("handing {} to the postgres user", cluster.base.display())
+            })?;
+        }
+        cluster.spawn_watchdog()?;
+        let mut cmd = cluster.command("pg_basebackup");
+        cmd.arg("-D")
+            .arg(&cluster.data)
+            .arg("-h")
+            .arg(primary.socket_dir())
+            .arg("-p")
+            .arg(primary.port().to_string())
+            .args(["-U", SUPERUSER, "-R", "-X", "stream", "--checkpoint=fast"]);
+        cluster.run(cmd, "pg_basebackup")?;
+        // The copied postgresql.conf names the primary's socket and port;
+        // the lines appended here come later and win.
+        cluster.configure(&ClusterOptions {
+            tcp_port: None,
+            extra_conf: vec!["hot_standby = on".to_string()],
+            extra_hba: Vec::new(),
+        })?;
+        cluster.pg_ctl_start()?;
+        Ok(cluster)
+    }
+
     fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(self.bin_dir.join(program));
         cmd.current_dir(&self.base)
@@ -274,6 +320,21 @@ impl Cluster {
                 "the throwaway PostgreSQL did not start; its log:\n{tail}"
             ))
         })
+    }
+
+    /// Stops the server but keeps its files (`start_server` brings it back):
+    /// for tests of what the tool does when its server goes away.
+    pub fn stop_server(&self) -> Result<()> {
+        let mut cmd = self.command("pg_ctl");
+        cmd.arg("-D")
+            .arg(&self.data)
+            .args(["-m", "fast", "-w", "-t", "60", "stop"]);
+        self.run(cmd, "pg_ctl stop")
+    }
+
+    /// Starts the server again after [`Cluster::stop_server`].
+    pub fn start_server(&self) -> Result<()> {
+        self.pg_ctl_start()
     }
 
     /// The directory of the unix socket (libpq's `host`).

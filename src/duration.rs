@@ -5,10 +5,20 @@ use std::time::Duration;
 /// Parses a positive duration such as `90s`, `30m` or `2h`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
+    if let Some(positive) = text.strip_prefix('-') {
+        return Err(format!(
+            "`{text}`: a duration cannot be negative; write a positive one such as {positive}"
+        ));
+    }
     let split = text
         .find(|c: char| !c.is_ascii_digit())
         .ok_or_else(|| format!("`{text}` has no unit; write e.g. 90s, 30m or 2h"))?;
     let (number, unit) = text.split_at(split);
+    if !number.is_empty() && (unit.starts_with('.') || unit.starts_with(',')) {
+        return Err(format!(
+            "`{text}`: durations take whole numbers, no fractions; write e.g. 90m for 1.5h or 1500ms for 1.5s"
+        ));
+    }
     let value: u64 = number
         .parse()
         .map_err(|_| format!("`{text}` is not a duration; write e.g. 90s, 30m or 2h"))?;
@@ -98,6 +108,7 @@ mod tests {
             "0s",
             "5 minutes",
             "1.5h",
+            "0,5s",
             "m",
             "99999999999999999999d",
         ] {

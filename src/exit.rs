@@ -119,6 +119,58 @@ pub fn code_for(err: &anyhow::Error) -> ExitCode {
     ExitCode::Unexpected
 }
 
+/// Whether the error is the database session going away under us: the
+/// server terminated it (`pg_terminate_backend`, a shutdown), it crashed, or
+/// the socket closed. Such an error keeps exit 1 (unexpected); the commands
+/// turn it into a sentence that says whether anything was written.
+pub fn is_connection_lost(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let Some(pg) = cause.downcast_ref::<postgres::Error>() else {
+            return false;
+        };
+        if pg.is_closed() {
+            return true;
+        }
+        if let Some(db) = pg.as_db_error() {
+            use postgres::error::SqlState;
+            let code = db.code();
+            return *code == SqlState::ADMIN_SHUTDOWN
+                || *code == SqlState::CRASH_SHUTDOWN
+                || *code == SqlState::CANNOT_CONNECT_NOW
+                || matches!(db.severity(), "FATAL" | "PANIC");
+        }
+        // The socket itself failed (reset, broken pipe, end of file).
+        std::error::Error::source(pg).is_some_and(|s| s.is::<std::io::Error>())
+    })
+}
+
+/// What the server (or the socket) said when the session ended, for the
+/// message: the innermost cause, without the crate's "db error" wrapper.
+pub fn lost_connection_cause(err: &anyhow::Error) -> String {
+    err.chain()
+        .filter_map(|cause| cause.downcast_ref::<postgres::Error>())
+        .map(|pg| match pg.as_db_error() {
+            Some(db) => db.message().to_string(),
+            None => {
+                let mut text = pg.to_string();
+                let mut source = std::error::Error::source(pg);
+                while let Some(cause) = source {
+                    text = cause.to_string();
+                    source = cause.source();
+                }
+                text
+            }
+        })
+        .next()
+        .unwrap_or_else(|| "the connection closed".to_string())
+}
+
+/// The session was lost: exit 1, with `message` saying what was going on,
+/// whether anything was written, and what to do.
+pub fn connection_lost(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Unexpected, message)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

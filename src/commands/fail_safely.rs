@@ -174,6 +174,55 @@ fn expected_path(p: ExpectedPath) -> Path {
 /// Runs the guarded transaction, retrying the whole of it a bounded number
 /// of times on conflicts that are safe to retry.
 pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
+    execute_checked(client, request).map_err(|err| explain_lost_connection(err, request))
+}
+
+/// COMMIT failed: whether the change is in effect is unknown.
+#[derive(Debug)]
+struct CommitFailed {
+    deployment: Uuid,
+    source: postgres::Error,
+}
+
+impl std::fmt::Display for CommitFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "committing the change to deployment {}", self.deployment)
+    }
+}
+
+impl std::error::Error for CommitFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The session ended under us (terminated, server stopped): say whether
+/// anything can have been written, and that rerunning is safe.
+fn explain_lost_connection(err: anyhow::Error, request: &Request) -> anyhow::Error {
+    if !exit::is_connection_lost(&err) {
+        return err;
+    }
+    let cause = exit::lost_connection_cause(&err);
+    if let Some(commit) = err.chain().find_map(|c| c.downcast_ref::<CommitFailed>()) {
+        return exit::connection_lost(format!(
+            "lost the connection to the database while committing the change to deployment {} \
+             ({cause}): it may or may not have been written. Next step: rerun the same command \
+             (same --reason, same --idempotency-key): if the change was committed it reports \
+             it without writing again, otherwise it applies it now. `pushleft-controller \
+             diagnose {}` shows the current state",
+            commit.deployment, commit.deployment
+        ));
+    }
+    exit::connection_lost(format!(
+        "lost the connection to the database while fail-safely was working on deployment {} \
+         ({cause}). The transaction never committed, so the server rolled it back: nothing \
+         was written. Next step: check that the database is up (`pushleft-controller \
+         doctor`), then rerun the same command; it decides again from the current state",
+        request.deployment
+    ))
+}
+
+fn execute_checked(client: &mut Client, request: &Request) -> Result<Outcome> {
     let in_recovery: bool = client
         .query_one("SELECT pg_is_in_recovery()", &[])
         .context("asking the server whether it is a standby")?
@@ -443,8 +492,10 @@ fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
             "interrupted before COMMIT: rolled back, nothing was written",
         ));
     }
-    tx.commit()
-        .with_context(|| format!("committing the change to deployment {id}"))?;
+    tx.commit().map_err(|source| CommitFailed {
+        deployment: id,
+        source,
+    })?;
     Ok(outcome)
 }
 

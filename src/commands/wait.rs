@@ -10,7 +10,7 @@
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use uuid::Uuid;
@@ -154,6 +154,26 @@ pub fn progress(s: &Snapshot, policy: &Policy) -> Progress {
     }
 }
 
+/// A look failed. Bad input and a missing deployment say so themselves; a
+/// lost connection or anything unexpected says how to pick up again.
+fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
+    if exit::is_connection_lost(&err) {
+        return exit::connection_lost(format!(
+            "lost the connection to the database while waiting for deployment {deployment} \
+             ({}). wait only reads: nothing was written, and what fail-safely did stays done. \
+             Next step: check that the database is up (`pushleft-controller doctor`), then \
+             rerun `pushleft-controller wait {deployment}`",
+            exit::lost_connection_cause(&err)
+        ));
+    }
+    if err.chain().any(|cause| cause.is::<exit::Failure>()) {
+        return err;
+    }
+    err.context(format!(
+        "lost track of deployment {deployment} while waiting; rerun `pushleft-controller wait {deployment}` when the database is reachable"
+    ))
+}
+
 /// The `wait --output json` document.
 #[derive(Debug, Serialize)]
 struct WaitReport<'a> {
@@ -200,10 +220,12 @@ pub fn run(args: &WaitArgs, global: &GlobalArgs, out: &Output) -> Result<ExitCod
     let mut last_line = String::new();
     let mut reported_blocked: Vec<String> = Vec::new();
     let (progress, timed_out) = loop {
-        let d = diagnose::diagnose(&mut client, &deployment, Some(1), &policy).with_context(|| {
-            format!(
-                "lost track of deployment {deployment} while waiting; rerun `pushleft-controller wait {deployment}` when the database is reachable"
-            )
+        let d = diagnose::diagnose(&mut client, &deployment, Some(1), &policy).map_err(|err| {
+            // The error goes to stderr next: no half-drawn bar above it.
+            if let Some(bar) = &bar {
+                bar.finish_and_clear();
+            }
+            lost_track(err, &deployment)
         })?;
         // Resolve a prefix once; later looks use the full id.
         deployment = d.snapshot.deployment.id.to_string();

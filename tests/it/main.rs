@@ -11,6 +11,7 @@ mod diagnose;
 mod doctor;
 mod explain;
 mod fail_safely;
+mod faults;
 mod fleet;
 mod sandbox;
 mod schema;

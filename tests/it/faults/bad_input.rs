@@ -1,0 +1,600 @@
+//! A table of bad input over every command: each gets its documented exit
+//! code, a message that says what to do, no panic or backtrace, no password
+//! in the output, and nothing written.
+
+use pushleft_controller::cluster::{Cluster, ClusterOptions};
+use pushleft_controller::commands::fail_safely::{MAX_REASON, validate_reason};
+use pushleft_controller::exit::{self, ExitCode};
+use pushleft_controller::schema;
+
+use super::assert_clean;
+use crate::support::{Run, TestDb, bin, scenario};
+
+/// A password that must never be printed.
+const SECRET: &str = "Hunter2-s3cr3t-PW";
+
+struct Case {
+    label: String,
+    args: Vec<String>,
+    /// DATABASE_URL instead of the test database's, and other variables.
+    env: Vec<(&'static str, String)>,
+    code: i32,
+    /// Every one of these is in stderr (what failed, and what to do).
+    says: Vec<&'static str>,
+}
+
+fn case(label: impl Into<String>, args: &[&str], code: i32, says: &[&'static str]) -> Case {
+    Case {
+        label: label.into(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        env: Vec::new(),
+        code,
+        says: says.to_vec(),
+    }
+}
+
+/// The commands that take a deployment id, with what else they need.
+fn with_id(id: &str) -> Vec<(&'static str, Vec<String>)> {
+    let own = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    vec![
+        ("diagnose", own(&["diagnose", id])),
+        (
+            "fail-safely",
+            own(&["fail-safely", id, "--reason", "INC-8 faults", "--yes"]),
+        ),
+        ("wait", own(&["wait", id, "--timeout", "2s"])),
+    ]
+}
+
+/// Every command, runnable as is against the scenarios.
+fn every_command() -> Vec<(&'static str, Vec<String>)> {
+    let mut all = with_id("d0000001");
+    all[2].1[1] = "d0000007".to_string();
+    for (name, args) in [
+        ("fleet list", vec!["fleet", "list"]),
+        ("stuck", vec!["stuck"]),
+        ("doctor", vec!["doctor"]),
+    ] {
+        all.push((name, args.iter().map(|a| a.to_string()).collect()));
+    }
+    all
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+
+    // Ids: malformed, too short, ambiguous, unknown, hostile.
+    for (text, code, says) in [
+        (
+            "xyz1234",
+            2,
+            &["is not a deployment id", "at least 4 hex digits"][..],
+        ),
+        ("abc", 2, &["too short", "at least 4 hex digits"]),
+        ("", 2, &["is not a deployment id"]),
+        (
+            "d000",
+            2,
+            &[
+                "ambiguous",
+                "d0000001-0000-4000-8000-000000000001",
+                "give more digits",
+            ],
+        ),
+        (
+            "ffff",
+            3,
+            &["no deployment id starts with `ffff`", "check the id"],
+        ),
+        (
+            "0123456789abcdef0123456789abcdef0",
+            2,
+            &["is not a deployment id"],
+        ),
+        (
+            "ffffffff-0000-4000-8000-000000000001",
+            3,
+            &["does not exist", "check the id"],
+        ),
+        (
+            "d0000001'; DROP TABLE jobs; --",
+            2,
+            &["is not a deployment id"],
+        ),
+    ] {
+        for (command, args) in with_id(text) {
+            cases.push(case(
+                format!("{command} with id {text:?}"),
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+                code,
+                says,
+            ));
+        }
+    }
+
+    // Reasons (a NUL byte cannot travel through argv; see
+    // `a_reason_with_a_nul_byte_is_refused`).
+    let long = "x".repeat(MAX_REASON + 1);
+    let huge = "INC-9 ".repeat(20_000);
+    for (label, reason, says) in [
+        (
+            "empty reason",
+            "",
+            &["--reason is empty", "give the ticket and the reason"][..],
+        ),
+        ("whitespace reason", " \t\n  ", &["--reason is empty"]),
+        (
+            "reason of 2001 characters",
+            long.as_str(),
+            &["2001 characters", "at most 2000"],
+        ),
+        (
+            "reason of 120000 bytes",
+            huge.as_str(),
+            &["at most 2000", "link the details"],
+        ),
+    ] {
+        cases.push(case(
+            label,
+            &["fail-safely", "d0000001", "--reason", reason, "--yes"],
+            2,
+            says,
+        ));
+    }
+    cases.push(case(
+        "fail-safely without --reason",
+        &["fail-safely", "d0000001", "--yes"],
+        2,
+        &["--reason <TEXT>", "Usage"],
+    ));
+    cases.push(case(
+        "empty idempotency key",
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-8",
+            "--yes",
+            "--idempotency-key",
+            " ",
+        ],
+        2,
+        &["--idempotency-key must be 1 to 200 characters"],
+    ));
+    cases.push(case(
+        "unknown --expect-path",
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-8",
+            "--yes",
+            "--expect-path",
+            "delete",
+        ],
+        2,
+        &["possible values", "operator_failed"],
+    ));
+
+    // --output and durations, for every command.
+    for (command, args) in every_command() {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let with = |extra: &[&'static str]| -> Vec<&str> { [&args[..], extra].concat() };
+        cases.push(case(
+            format!("{command} --output yaml"),
+            &with(&["--output", "yaml"]),
+            2,
+            &["invalid value 'yaml'", "possible values: table, json"],
+        ));
+        for (value, says) in [
+            ("0s", "must be greater than zero"),
+            ("-5s", "cannot be negative"),
+            ("5parsecs", "unknown unit `parsecs`"),
+            ("1.5h", "no fractions; write e.g. 90m"),
+            ("30", "has no unit"),
+        ] {
+            cases.push(case(
+                format!("{command} --statement-timeout {value}"),
+                &with(&["--statement-timeout", value]),
+                2,
+                &[says],
+            ));
+        }
+    }
+    for (label, args, says) in [
+        (
+            "wait --timeout 0s",
+            &["wait", "d0000007", "--timeout", "0s"][..],
+            "must be greater than zero",
+        ),
+        (
+            "wait --timeout -5s",
+            &["wait", "d0000007", "--timeout", "-5s"],
+            "cannot be negative; write a positive one such as 5s",
+        ),
+        (
+            "wait --timeout=-1m",
+            &["wait", "d0000007", "--timeout=-1m"],
+            "cannot be negative",
+        ),
+        (
+            "wait --interval 0ms",
+            &["wait", "d0000007", "--interval", "0ms"],
+            "must be greater than zero",
+        ),
+        (
+            "wait --timeout 99999999999999999999d",
+            &["wait", "d0000007", "--timeout", "99999999999999999999d"],
+            "is not a duration",
+        ),
+        (
+            "fail-safely --lock-timeout 0s",
+            &[
+                "fail-safely",
+                "d0000001",
+                "--reason",
+                "INC-8",
+                "--yes",
+                "--lock-timeout",
+                "0s",
+            ],
+            "must be greater than zero",
+        ),
+        (
+            "fail-safely --lock-timeout -1s",
+            &[
+                "fail-safely",
+                "d0000001",
+                "--reason",
+                "INC-8",
+                "--yes",
+                "--lock-timeout",
+                "-1s",
+            ],
+            "cannot be negative",
+        ),
+        (
+            "stuck --for 0m",
+            &["stuck", "--for", "0m"],
+            "must be greater than zero",
+        ),
+        (
+            "stuck --grace -1m",
+            &["stuck", "--grace", "-1m"],
+            "cannot be negative",
+        ),
+        (
+            "diagnose --stale-after 2 minutes",
+            &["diagnose", "d0000001", "--stale-after", "2minutes"],
+            "unknown unit",
+        ),
+        (
+            "fleet list --stale-after=-2m",
+            &["fleet", "list", "--stale-after=-2m"],
+            "cannot be negative",
+        ),
+        (
+            "diagnose --connect-timeout 0s",
+            &["diagnose", "d0000001", "--connect-timeout", "0s"],
+            "must be greater than zero",
+        ),
+        (
+            "PUSHLEFT_LOCK_TIMEOUT=-3s",
+            &["fail-safely", "d0000001", "--reason", "INC-8", "--yes"],
+            "cannot be negative",
+        ),
+    ] {
+        let mut c = case(label, args, 2, &[says]);
+        if label.starts_with("PUSHLEFT_LOCK_TIMEOUT") {
+            c.env.push(("PUSHLEFT_LOCK_TIMEOUT", "-3s".to_string()));
+        }
+        cases.push(c);
+    }
+
+    // Connection settings, for every command. doctor reports a connection
+    // it cannot make as a failed check: its documented exit 4.
+    let urls: [(&str, String, i32, &[&'static str]); 6] = [
+        (
+            "malformed URL",
+            format!("postgres://ops:{SECRET}@db1:notaport/control"),
+            2,
+            &["malformed", "the text is not shown"],
+        ),
+        (
+            "malformed key=value",
+            format!("host=db1 password={SECRET} dbname"),
+            2,
+            &["malformed", "key=value pairs"],
+        ),
+        (
+            "unknown URL parameter",
+            format!("postgresql://ops:{SECRET}@db1/control?sslmod=require"),
+            2,
+            &["does not know", "supported are"],
+        ),
+        (
+            "unknown sslmode",
+            format!("postgresql://ops:{SECRET}@db1/control?sslmode=bogus"),
+            2,
+            &["sslmode \"bogus\" is not one of", "verify-full"],
+        ),
+        (
+            "unreachable host (refused)",
+            format!("postgresql://ops:{SECRET}@127.0.0.1:1/control?connect_timeout=2"),
+            1,
+            &[
+                "could not connect to 127.0.0.1:1/control as ops",
+                "connection refused",
+                "Next step",
+            ],
+        ),
+        (
+            "unresolvable host",
+            format!("postgresql://ops:{SECRET}@no-such-host.invalid/control?connect_timeout=2"),
+            1,
+            &["could not connect to no-such-host.invalid", "Next step"],
+        ),
+    ];
+    for (label, url, code, says) in urls {
+        for (command, args) in every_command() {
+            let mut c = case(
+                format!("{command} with {label}"),
+                &args.iter().map(String::as_str).collect::<Vec<_>>(),
+                if command == "doctor" && code == 1 {
+                    4
+                } else {
+                    code
+                },
+                if command == "doctor" && code == 1 {
+                    &["could not connect"]
+                } else {
+                    says
+                },
+            );
+            c.env.push(("DATABASE_URL", url.clone()));
+            cases.push(c);
+        }
+    }
+    let mut pgsslmode = case(
+        "PGSSLMODE=bogus",
+        &["diagnose", "d0000001"],
+        2,
+        &["sslmode \"bogus\" is not one of", "PGSSLMODE"],
+    );
+    pgsslmode.env = vec![
+        (
+            "DATABASE_URL",
+            format!("postgresql://ops:{SECRET}@db1/control"),
+        ),
+        ("PGSSLMODE", "bogus".to_string()),
+    ];
+    cases.push(pgsslmode);
+    cases
+}
+
+fn run_case(db: &TestDb, c: &Case) -> Run {
+    let mut cmd = db.cmd();
+    cmd.args(&c.args).env("RUST_BACKTRACE", "1");
+    for (key, value) in &c.env {
+        cmd.env(key, value);
+    }
+    Run::from(cmd.output().expect("running pushleft-controller"))
+}
+
+#[test]
+fn every_command_refuses_bad_input_clearly_and_writes_nothing() {
+    let db = TestDb::scenarios();
+    let before = db.dump();
+    let cases = cases();
+    let mut failures = Vec::new();
+    for c in &cases {
+        let run = run_case(&db, c);
+        assert_clean(&c.label, &run, &[SECRET]);
+        if run.code != c.code {
+            failures.push(format!(
+                "{}: exit {} instead of {}\n{}",
+                c.label, run.code, c.code, run.stderr
+            ));
+            continue;
+        }
+        // doctor reports its checks (the connection one too) on stdout.
+        let text = if c.label.starts_with("doctor") {
+            format!("{}{}", run.stdout, run.stderr)
+        } else {
+            run.stderr.clone()
+        };
+        for says in &c.says {
+            if !text.contains(says) {
+                failures.push(format!(
+                    "{}: stderr lacks `{says}`:\n{}",
+                    c.label, run.stderr
+                ));
+            }
+        }
+        if c.code != 4 && !run.stdout.trim().is_empty() {
+            failures.push(format!("{}: printed a result:\n{}", c.label, run.stdout));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
+    assert_eq!(db.dump(), before, "a refused command wrote something");
+    eprintln!("{} bad-input cases checked", cases.len());
+}
+
+/// A NUL byte cannot be passed in argv (the OS ends the string there), so
+/// this case goes through the library function the binary uses.
+#[test]
+fn a_reason_with_a_nul_byte_is_refused() {
+    for reason in ["INC-1\0", "\0", "INC-1 stuck\0; DROP TABLE jobs"] {
+        let err = validate_reason(reason).unwrap_err();
+        assert_eq!(exit::code_for(&err), ExitCode::Usage, "{reason:?}");
+        assert!(err.to_string().contains("NUL byte"), "{err}");
+        assert!(err.to_string().contains("remove it"), "{err}");
+    }
+}
+
+/// Quotes, semicolons and SQL are just text: stored exactly, never run.
+#[test]
+fn hostile_reasons_are_stored_verbatim() {
+    let db = TestDb::scenarios();
+    let reasons = [
+        (1, "INC-1 '; DROP TABLE deployments; --"),
+        // Tries to close the JSON string and override `operator`.
+        (2, "INC-2 \"}, \"operator\": false, \"reason\": {\""),
+        (
+            3,
+            "INC-3 $$ LANGUAGE sql; SELECT pg_sleep(10); $$ \\' \\\\ %s %n {} \\u0000",
+        ),
+        (
+            4,
+            "INC-4 Robert'); DELETE FROM jobs WHERE ('1'='1 — ünïcode 🚨\nsecond line\ttab",
+        ),
+    ];
+    let jobs_before: i64 = db
+        .client()
+        .query_one("SELECT count(*) FROM jobs", &[])
+        .unwrap()
+        .get(0);
+    for (n, reason) in reasons {
+        let run = db.run(&[
+            "fail-safely",
+            &scenario(n),
+            "--reason",
+            reason,
+            "--yes",
+            "-o",
+            "json",
+        ]);
+        run.assert_code(0);
+        assert_eq!(run.json()["event"]["payload"]["reason"], reason);
+        let row = db
+            .client()
+            .query_one(
+                "SELECT payload FROM deployment_events WHERE deployment_id = $1::text::uuid
+                 ORDER BY sequence DESC LIMIT 1",
+                &[&scenario(n)],
+            )
+            .unwrap();
+        let payload: serde_json::Value = row.get(0);
+        assert_eq!(payload["reason"], reason, "stored verbatim");
+        if n == 2 {
+            assert_eq!(payload["operator"], true, "the reason cannot forge keys");
+        }
+    }
+    let mut client = db.client();
+    let jobs_after: i64 = client
+        .query_one("SELECT count(*) FROM jobs", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(jobs_after, jobs_before);
+    let deployments: i64 = client
+        .query_one("SELECT count(*) FROM deployments", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(deployments, 9);
+}
+
+/// A server of our own that asks for a password (scram) on its socket.
+#[test]
+fn a_wrong_password_fails_clearly_and_is_never_printed() {
+    let user = "pw_operator";
+    let right = "right-Horse-battery-7";
+    let cluster = Cluster::start(&ClusterOptions {
+        extra_hba: vec![format!("local all {user} scram-sha-256")],
+        ..ClusterOptions::default()
+    })
+    .expect("starting a PostgreSQL that asks for passwords");
+    let mut admin =
+        postgres::Client::connect(&cluster.conninfo("postgres"), postgres::NoTls).unwrap();
+    admin
+        .batch_execute(&format!(
+            "CREATE ROLE {user} LOGIN SUPERUSER PASSWORD '{right}'"
+        ))
+        .unwrap();
+    admin
+        .batch_execute(&format!("CREATE DATABASE control OWNER {user}"))
+        .unwrap();
+    let mut control =
+        postgres::Client::connect(&cluster.conninfo("control"), postgres::NoTls).unwrap();
+    control.batch_execute(schema::SCHEMA).unwrap();
+    control.batch_execute(schema::SCENARIOS).unwrap();
+    let url = |password: &str| {
+        format!(
+            "postgresql://{user}:{password}@/control?host={}&port={}",
+            cluster.socket_dir().display(),
+            cluster.port()
+        )
+    };
+
+    // The right password works, so the failures below are about the password.
+    let ok = Run::from(
+        bin()
+            .env("DATABASE_URL", url(right))
+            .args(["diagnose", "d0000001", "-o", "json"])
+            .output()
+            .unwrap(),
+    );
+    ok.assert_code(0);
+    assert_clean("right password", &ok, &[right]);
+
+    let before: String = control
+        .query_one(
+            "SELECT jsonb_agg(d ORDER BY id)::text FROM deployments d",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    for (command, args) in every_command() {
+        for (how, in_url) in [("in the URL", true), ("in PGPASSWORD", false)] {
+            let mut cmd = bin();
+            cmd.args(&args).env("RUST_BACKTRACE", "1");
+            if in_url {
+                cmd.env("DATABASE_URL", url(SECRET));
+            } else {
+                cmd.env(
+                    "DATABASE_URL",
+                    format!(
+                        "postgresql://{user}@/control?host={}&port={}",
+                        cluster.socket_dir().display(),
+                        cluster.port()
+                    ),
+                )
+                .env("PGPASSWORD", SECRET);
+            }
+            let run = Run::from(cmd.output().unwrap());
+            let label = format!("{command}, wrong password {how}");
+            assert_clean(&label, &run, &[SECRET, right]);
+            let expected = if command == "doctor" { 4 } else { 1 };
+            assert_eq!(run.code, expected, "{label}: {}", run.stderr);
+            // doctor reports its checks on stdout.
+            let text = format!("{}{}", run.stdout, run.stderr);
+            assert!(
+                text.contains("password authentication failed")
+                    && text.contains("check the password"),
+                "{label}: {text}"
+            );
+            if !in_url {
+                assert!(
+                    text.contains("PGPASSWORD"),
+                    "{label}: names the source: {text}"
+                );
+            }
+        }
+    }
+    let after: String = control
+        .query_one(
+            "SELECT jsonb_agg(d ORDER BY id)::text FROM deployments d",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(after, before);
+    drop(control);
+    drop(admin);
+    cluster.stop();
+}
