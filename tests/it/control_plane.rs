@@ -25,7 +25,7 @@ fn id(text: &str) -> Uuid {
 }
 
 /// Scenarios, shifted to now, plus the control plane.
-fn control_plane_db() -> (TestDb, Client) {
+pub fn control_plane_db() -> (TestDb, Client) {
     let db = TestDb::scenarios();
     let mut client = db.client();
     rebase_to_now(&mut client);

@@ -4,21 +4,8 @@
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use postgres::Client;
-use pushleft_controller::schema;
-
-use crate::clock::rebase_to_now;
+use crate::control_plane::control_plane_db;
 use crate::support::{Run, TestDb, scenario};
-
-fn control_plane_db() -> (TestDb, Client) {
-    let db = TestDb::scenarios();
-    let mut client = db.client();
-    rebase_to_now(&mut client);
-    client
-        .batch_execute(schema::CONTROL_PLANE)
-        .expect("loading the reference control plane");
-    (db, client)
-}
 
 fn spawn_wait(db: &TestDb, args: &[&str]) -> Child {
     db.cmd()
