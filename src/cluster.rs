@@ -225,8 +225,19 @@ impl Cluster {
             .current_dir("/")
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0);
+            .stderr(Stdio::null());
+        // A session of its own, not only a process group: whatever stops
+        // this process together with its session or group (a terminal
+        // hang-up, a job control kill) must not take the watchdog along.
+        // SAFETY: setsid is async-signal-safe; nothing else runs here.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         if let Some((uid, gid)) = self.run_as {
             cmd.uid(uid.as_raw()).gid(gid.as_raw());
         }
