@@ -248,8 +248,17 @@ fn execute_checked(client: &mut Client, request: &Request) -> Result<Outcome> {
         match attempt_once(client, request) {
             Ok(outcome) => return Ok(outcome),
             Err(err) => {
+                // Ctrl-C during the transaction: whatever else went wrong
+                // afterwards (a lock wait running out, say), it was rolled back.
+                if crate::interrupt::interrupted() {
+                    return Err(exit::interrupted(format!(
+                        "interrupted while working on deployment {}: the transaction was rolled back, nothing was written",
+                        request.deployment
+                    )));
+                }
                 if let Some(code) = retryable(&err)
                     && attempt < MAX_ATTEMPTS
+                    && !crate::interrupt::interrupted()
                 {
                     output::note(&format!(
                         "conflict ({code}); retrying the whole transaction ({attempt}/{MAX_ATTEMPTS})"
@@ -382,6 +391,10 @@ fn check_guard(before: &Counters, after: &Counters) -> std::result::Result<(), S
 }
 
 fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
+    // While the transaction is open, Ctrl-C only sets a flag, checked before
+    // COMMIT: the operator learns for sure that nothing was written, instead
+    // of the process dying with a COMMIT possibly in flight.
+    let _deferred = crate::interrupt::deferred();
     let mut tx = client.transaction()?;
     tx.query(
         "SELECT set_config('lock_timeout', $1, true)",

@@ -776,6 +776,41 @@ mod prompt {
     }
 
     #[test]
+    fn ctrl_c_while_waiting_for_a_lock_rolls_back_and_exits_130() {
+        let db = TestDb::scenarios();
+        let mut holder = db.client();
+        let mut tx = holder.transaction().unwrap();
+        tx.execute(
+            "SELECT 1 FROM deployments WHERE id = 'd0000001-0000-4000-8000-000000000001' FOR UPDATE",
+            &[],
+        )
+        .unwrap();
+        let before = db.dump();
+        let mut cmd = crate::support::bin();
+        cmd.env("DATABASE_URL", &db.conninfo)
+            .stdin(std::process::Stdio::inherit())
+            .env("TERM", "dumb")
+            .args([
+                "fail-safely",
+                "d0000001",
+                "--reason",
+                "INC-15",
+                "--yes",
+                "--lock-timeout",
+                "3s",
+            ]);
+        let mut session = rexpect::session::spawn_command(cmd, Some(20_000)).unwrap();
+        // Give it time to connect and block on the row lock.
+        std::thread::sleep(Duration::from_millis(800));
+        session.send_control('c').unwrap();
+        session.exp_string("nothing was written").unwrap();
+        let status = exit_status(&mut session);
+        assert!(status.contains("130"), "{status}");
+        tx.rollback().unwrap();
+        assert_eq!(db.dump(), before);
+    }
+
+    #[test]
     fn typing_the_short_id_applies_the_plan() {
         let db = TestDb::scenarios();
         let mut session = spawn(&db, "d0000001");
