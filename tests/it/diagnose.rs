@@ -325,3 +325,29 @@ fn diagnose_writes_nothing() {
     }
     assert_eq!(db.dump(), before);
 }
+
+#[test]
+fn colour_only_on_a_terminal_and_never_with_no_color() {
+    let db = TestDb::scenarios();
+    let spawn = |no_color: bool| {
+        let mut cmd = crate::support::bin();
+        cmd.env("DATABASE_URL", &db.conninfo)
+            .stdin(std::process::Stdio::inherit())
+            .env("TERM", "xterm")
+            .args(["diagnose", "d0000003"]);
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let mut session = rexpect::session::spawn_command(cmd, Some(20_000)).unwrap();
+        session.exp_eof().unwrap()
+    };
+    let coloured = spawn(false);
+    assert!(
+        coloured.contains("VERDICT"),
+        "a table on a terminal: {coloured}"
+    );
+    assert!(coloured.contains("\x1b["), "colour on a terminal");
+    let plain = spawn(true);
+    assert!(plain.contains("VERDICT"), "{plain}");
+    assert!(!plain.contains("\x1b["), "NO_COLOR: {plain:?}");
+}
