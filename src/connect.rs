@@ -894,6 +894,22 @@ fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
     Ok((config, ours))
 }
 
+/// Where a standby's `primary_conninfo` points: `host:port` and nothing
+/// else (the setting can hold a password, which must never be shown).
+pub fn primary_from_conninfo(conninfo: &str) -> Option<String> {
+    let pairs = parse_key_values(conninfo)?;
+    let value = |key: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.is_empty())
+    };
+    let host = value("host").or_else(|| value("hostaddr"))?;
+    let port = value("port").unwrap_or_else(|| "5432".to_string());
+    Some(format!("{host}:{port}"))
+}
+
 /// libpq's `key = value` syntax: values may be single-quoted, and `\`
 /// escapes the next character. `None` when malformed.
 fn parse_key_values(text: &str) -> Option<Vec<(String, String)>> {
@@ -1148,6 +1164,20 @@ pub fn os_user() -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_standby_names_its_primary_without_the_password() {
+        let conninfo = "user=replicator password='s3cr3t pw' host=db-primary.internal port=5433 sslmode=require";
+        assert_eq!(
+            super::primary_from_conninfo(conninfo).as_deref(),
+            Some("db-primary.internal:5433")
+        );
+        assert_eq!(super::primary_from_conninfo("user=x").as_deref(), None);
+        assert_eq!(
+            super::primary_from_conninfo("host=/var/run/postgresql").as_deref(),
+            Some("/var/run/postgresql:5432")
+        );
+    }
+
     use super::*;
     use std::collections::HashMap;
 

@@ -228,10 +228,19 @@ fn execute_checked(client: &mut Client, request: &Request) -> Result<Outcome> {
         .context("asking the server whether it is a standby")?
         .get(0);
     if in_recovery {
-        return Err(exit::refused(
+        // Name the primary when the standby says where it replicates from
+        // (host and port only: primary_conninfo can hold a password).
+        let primary = client
+            .query_one("SELECT current_setting('primary_conninfo', true)", &[])
+            .ok()
+            .and_then(|row| row.get::<_, Option<String>>(0))
+            .and_then(|conninfo| connect::primary_from_conninfo(&conninfo))
+            .map(|p| format!(" ({p}, from this standby's primary_conninfo)"))
+            .unwrap_or_default();
+        return Err(exit::refused(format!(
             "this server is a standby (read-only replica, in recovery): fail-safely must run \
-             against the primary. Point DATABASE_URL at the primary and rerun; nothing was written",
-        ));
+             against the primary{primary}. Point DATABASE_URL at the primary and rerun; nothing was written"
+        )));
     }
     // Fail closed: without the triggers that protect the audit trail, or
     // with a schema this tool does not know, write nothing.

@@ -118,6 +118,13 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
             );
         }
         assert!(refused.stdout.trim().is_empty());
+        // The primary is named, from the standby's primary_conninfo.
+        let primary_socket = primary.socket_dir().display().to_string();
+        assert!(
+            refused.stderr.contains(&primary_socket),
+            "names the primary {primary_socket}: {}",
+            refused.stderr
+        );
     }
 
     // Nothing reached the primary.
