@@ -86,3 +86,56 @@ fn sandbox_reports_a_command_that_does_not_exist() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("could not run"));
 }
+
+#[test]
+fn sandbox_keep_leaves_it_running_and_says_how_to_stop_it() {
+    let run = bin().args(["sandbox", "--keep"]).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let url = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("export DATABASE_URL='"))
+        .and_then(|rest| rest.strip_suffix('\''))
+        .unwrap_or_else(|| panic!("no DATABASE_URL line: {stderr}"))
+        .to_string();
+    let stop = stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("Stop it"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no stop command: {stderr}"))
+        .trim()
+        .to_string();
+    // Still running after sandbox returned: diagnose works against it.
+    let diagnose = bin()
+        .env("DATABASE_URL", &url)
+        .args(["diagnose", "d0000001", "-o", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        diagnose.status.success(),
+        "{}",
+        String::from_utf8_lossy(&diagnose.stderr)
+    );
+    // The printed command stops it and deletes its files.
+    let dir = url
+        .split("host=")
+        .nth(1)
+        .and_then(|rest| rest.split('&').next())
+        .unwrap()
+        .to_string();
+    assert!(std::path::Path::new(&dir).exists());
+    let stopped = std::process::Command::new("sh")
+        .args(["-c", &stop])
+        .output()
+        .unwrap();
+    assert!(
+        stopped.status.success(),
+        "{stop}: {}",
+        String::from_utf8_lossy(&stopped.stderr)
+    );
+    assert!(!std::path::Path::new(&dir).exists(), "{dir} is gone");
+}
