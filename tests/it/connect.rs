@@ -162,31 +162,16 @@ fn doctor(cmd: &mut Command) -> Run {
     )
 }
 
-fn check(run: &Run, name: &str) -> (String, String) {
-    let json = run.json();
-    let check = json["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no check {name}: {}", run.stdout))
-        .clone();
-    (
-        check["status"].as_str().unwrap().to_string(),
-        check["detail"].as_str().unwrap().to_string(),
-    )
-}
-
 #[track_caller]
 fn assert_connected(run: &Run) {
     run.assert_code(0);
-    assert_eq!(check(run, "connection").0, "ok", "{}", run.stdout);
+    assert_eq!(run.doctor_check("connection").0, "ok", "{}", run.stdout);
 }
 
 #[track_caller]
 fn assert_not_connected(run: &Run, says: &str) -> String {
     run.assert_code(4);
-    let (status, detail) = check(run, "connection");
+    let (status, detail) = run.doctor_check("connection");
     assert_eq!(status, "fail", "{}", run.stdout);
     assert!(detail.contains(says), "expected {says:?} in: {detail}");
     assert!(detail.contains("Next step"), "no next step in: {detail}");
@@ -209,7 +194,7 @@ fn verify_full_connects_with_the_right_root_and_host_name() {
     );
     let run = doctor(bin(home.path()).env("DATABASE_URL", url));
     assert_connected(&run);
-    let (status, detail) = check(&run, "tls");
+    let (status, detail) = run.doctor_check("tls");
     assert_eq!(status, "ok", "{detail}");
     assert!(detail.contains("host name verified"), "{detail}");
 }
@@ -271,7 +256,7 @@ fn require_and_prefer_encrypt_without_verifying() {
         );
         let run = doctor(bin(home.path()).env("DATABASE_URL", url));
         assert_connected(&run);
-        let (status, detail) = check(&run, "tls");
+        let (status, detail) = run.doctor_check("tls");
         assert_eq!(status, "warn", "{detail}");
         assert!(detail.contains("encrypted (TLSv1."), "{detail}");
     }
@@ -298,7 +283,7 @@ fn a_missing_root_certificate_file_is_named() {
     );
     let run = doctor(bin(home.path()).env("DATABASE_URL", url));
     run.assert_code(4);
-    let (_, detail) = check(&run, "connection");
+    let (_, detail) = run.doctor_check("connection");
     assert!(detail.contains("/nonexistent/root.crt"), "{detail}");
 }
 
@@ -370,7 +355,7 @@ fn pg_variables_fill_in_what_the_url_leaves_out_and_a_socket_pghost_works() {
     );
     assert_connected(&run);
     assert_eq!(run.json()["target"]["host"], socket_dir);
-    let (_, detail) = check(&run, "tls");
+    let (_, detail) = run.doctor_check("tls");
     assert!(detail.contains("unix socket"), "{detail}");
     // PGAPPNAME is ignored in favour of ours.
     let run = doctor(
@@ -382,7 +367,7 @@ fn pg_variables_fill_in_what_the_url_leaves_out_and_a_socket_pghost_works() {
             .env("PGAPPNAME", "psql"),
     );
     assert_connected(&run);
-    let (status, detail) = check(&run, "session");
+    let (status, detail) = run.doctor_check("session");
     assert_eq!(status, "ok", "{detail}");
     assert!(
         detail.contains(&format!(
@@ -404,7 +389,7 @@ fn session_timeouts_follow_the_flags() {
             .args(["--statement-timeout", "7s"]),
     );
     assert_connected(&run);
-    let (status, detail) = check(&run, "session");
+    let (status, detail) = run.doctor_check("session");
     assert_eq!(status, "ok", "{detail}");
     assert!(detail.contains("statement_timeout=7s"), "{detail}");
     assert!(detail.contains("lock_timeout=5s"), "{detail}");
@@ -452,7 +437,7 @@ fn pgpass_first_matching_line_gives_the_password() {
     password_env(&mut cmd, server);
     let run = doctor(&mut cmd);
     assert_connected(&run);
-    let (_, detail) = check(&run, "settings");
+    let (_, detail) = run.doctor_check("settings");
     assert!(detail.contains(".pgpass"), "{detail}");
     assert!(!run.stdout.contains(PASSWORD) && !run.stderr.contains(PASSWORD));
 
@@ -487,7 +472,7 @@ fn pgpass_readable_by_others_is_ignored_with_a_warning() {
     );
     assert_not_connected(&run, "password");
     assert!(!run.stdout.contains(PASSWORD) && !run.stderr.contains(PASSWORD));
-    let (status, _) = check(&run, "password file");
+    let (status, _) = run.doctor_check("password file");
     assert_eq!(status, "warn");
 }
 

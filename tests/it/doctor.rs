@@ -11,21 +11,6 @@ fn doctor(db: &TestDb, extra: &[&str]) -> Run {
     db.run(&args)
 }
 
-fn status_of(run: &Run, name: &str) -> (String, String) {
-    let json = run.json();
-    let check = json["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no check {name}: {}", run.stdout))
-        .clone();
-    (
-        check["status"].as_str().unwrap().to_string(),
-        check["detail"].as_str().unwrap().to_string(),
-    )
-}
-
 #[test]
 fn doctor_on_the_sandbox_scenarios_is_all_ok_and_writes_nothing() {
     let db = TestDb::scenarios();
@@ -57,7 +42,7 @@ fn doctor_on_the_sandbox_scenarios_is_all_ok_and_writes_nothing() {
     for check in checks {
         assert_eq!(check["status"], "ok", "{check}");
     }
-    assert!(status_of(&run, "recovery").1.contains("primary"));
+    assert!(run.doctor_check("recovery").1.contains("primary"));
     assert_eq!(db.dump(), before, "doctor changed the database");
 
     // The table form: one line per check.
@@ -79,7 +64,7 @@ fn doctor_fails_without_the_protecting_triggers() {
     let run = doctor(&db, &[]);
     run.assert_code(4);
     assert_eq!(run.json()["ok"], false);
-    let (status, detail) = status_of(&run, "triggers");
+    let (status, detail) = run.doctor_check("triggers");
     assert_eq!(status, "fail");
     assert!(
         detail.contains("no BEFORE DELETE trigger on jobs"),
@@ -89,7 +74,7 @@ fn doctor_fails_without_the_protecting_triggers() {
         detail.contains("deployment_events_refuse_update on deployment_events is disabled"),
         "{detail}"
     );
-    assert_eq!(status_of(&run, "schema").0, "ok");
+    assert_eq!(run.doctor_check("schema").0, "ok");
     assert!(run.stderr.contains("failed"), "{}", run.stderr);
 
     // The same through the library, as fail-safely uses it.
@@ -140,7 +125,7 @@ fn schema_check_passes_the_reference_schema_and_names_what_is_off() {
     assert!(report.protecting_triggers_ok());
     let run = doctor(&db, &[]);
     run.assert_code(4);
-    assert_eq!(status_of(&run, "schema").0, "fail");
+    assert_eq!(run.doctor_check("schema").0, "fail");
 }
 
 #[test]
@@ -155,17 +140,17 @@ fn doctor_checks_whether_the_role_can_be_assumed() {
         .unwrap();
     let run = doctor(&db, &["--role", &role]);
     run.assert_code(0);
-    let (status, detail) = status_of(&run, "role");
+    let (status, detail) = run.doctor_check("role");
     assert_eq!(status, "ok", "{detail}");
-    assert!(status_of(&run, "write privileges").1.contains(&role));
+    assert!(run.doctor_check("write privileges").1.contains(&role));
 
     let run = doctor(&db, &["--role", "no_such_role_here"]);
     run.assert_code(4);
-    let (status, detail) = status_of(&run, "role");
+    let (status, detail) = run.doctor_check("role");
     assert_eq!(status, "fail");
     assert!(detail.contains("does not exist"), "{detail}");
     // The checks after it still ran.
-    assert_eq!(status_of(&run, "triggers").0, "ok");
+    assert_eq!(run.doctor_check("triggers").0, "ok");
     db.client()
         .batch_execute(&format!(
             "REVOKE ALL ON deployments, deployment_events FROM {role}; DROP ROLE {role};"

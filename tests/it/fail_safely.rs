@@ -571,13 +571,7 @@ fn a_concurrent_dispatcher_never_ends_failed_with_earlier_dispatch() {
 #[test]
 fn a_lock_held_elsewhere_times_out_with_exit_5_and_a_rerun_succeeds() {
     let db = TestDb::scenarios();
-    let mut holder = db.client();
-    let mut tx = holder.transaction().unwrap();
-    tx.execute(
-        "SELECT 1 FROM deployments WHERE id = 'd0000001-0000-4000-8000-000000000001' FOR UPDATE",
-        &[],
-    )
-    .unwrap();
+    let lock = db.lock_deployment(&scenario(1));
     let before = db.dump();
     let started = Instant::now();
     let run = db.run(&[
@@ -601,7 +595,7 @@ fn a_lock_held_elsewhere_times_out_with_exit_5_and_a_rerun_succeeds() {
         "gave up on its own ({waited:?})"
     );
     assert_eq!(db.dump(), before, "nothing written");
-    tx.rollback().unwrap();
+    lock.release();
     db.run(&["fail-safely", "d0000001", "--reason", "INC-10", "--yes"])
         .assert_code(0);
     assert_eq!(status_of(&db, &scenario(1)), "failed");
@@ -778,13 +772,7 @@ mod prompt {
     #[test]
     fn ctrl_c_while_waiting_for_a_lock_rolls_back_and_exits_130() {
         let db = TestDb::scenarios();
-        let mut holder = db.client();
-        let mut tx = holder.transaction().unwrap();
-        tx.execute(
-            "SELECT 1 FROM deployments WHERE id = 'd0000001-0000-4000-8000-000000000001' FOR UPDATE",
-            &[],
-        )
-        .unwrap();
+        let lock = db.lock_deployment(&scenario(1));
         let before = db.dump();
         let mut cmd = crate::support::bin();
         cmd.env("DATABASE_URL", &db.conninfo)
@@ -806,7 +794,7 @@ mod prompt {
         session.exp_string("nothing was written").unwrap();
         let status = exit_status(&mut session);
         assert!(status.contains("130"), "{status}");
-        tx.rollback().unwrap();
+        lock.release();
         assert_eq!(db.dump(), before);
     }
 

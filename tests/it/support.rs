@@ -167,6 +167,20 @@ impl TestDb {
         )
     }
 
+    /// Another session holding deployment `id`'s row lock (`FOR UPDATE`)
+    /// until the returned value is dropped or released.
+    pub fn lock_deployment(&self, id: &str) -> RowLock {
+        let mut client = self.client();
+        client.batch_execute("BEGIN").expect("BEGIN");
+        client
+            .execute(
+                "SELECT 1 FROM deployments WHERE id = $1::text::uuid FOR UPDATE",
+                &[&id],
+            )
+            .expect("locking the deployment row");
+        RowLock { client }
+    }
+
     /// The rows of a table, as JSON text, to compare states before and after.
     pub fn dump(&self) -> String {
         let mut client = self.client();
@@ -210,6 +224,17 @@ impl Drop for TestDb {
                 self.name
             ));
         }
+    }
+}
+
+/// A row lock held by another session (see [`TestDb::lock_deployment`]).
+pub struct RowLock {
+    client: Client,
+}
+
+impl RowLock {
+    pub fn release(mut self) {
+        self.client.batch_execute("ROLLBACK").expect("ROLLBACK");
     }
 }
 
@@ -259,6 +284,22 @@ impl Run {
                 self.stdout, self.stderr
             )
         })
+    }
+
+    /// `doctor --output json`: the (status, detail) of the check `name`.
+    pub fn doctor_check(&self, name: &str) -> (String, String) {
+        let json = self.json();
+        let check = json["checks"]
+            .as_array()
+            .expect("doctor's checks")
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no check {name}: {}", self.stdout))
+            .clone();
+        (
+            check["status"].as_str().expect("a status").to_string(),
+            check["detail"].as_str().expect("a detail").to_string(),
+        )
     }
 
     #[track_caller]
