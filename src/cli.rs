@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::connect::ConnectOptions;
 use crate::duration::parse_duration;
 
 const AFTER_HELP: &str = "\
@@ -98,6 +99,19 @@ pub struct GlobalArgs {
         value_name = "DURATION"
     )]
     pub idle_in_transaction_timeout: Duration,
+}
+
+impl GlobalArgs {
+    /// The flags connecting needs, handed down to `connect`, which does not
+    /// know the CLI's types.
+    pub fn connect_options(&self) -> ConnectOptions {
+        ConnectOptions {
+            database_url: self.database_url.clone(),
+            statement_timeout: self.statement_timeout,
+            connect_timeout: self.connect_timeout,
+            idle_in_transaction_timeout: self.idle_in_transaction_timeout,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

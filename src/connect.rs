@@ -56,7 +56,6 @@ use rustls::server::ParsedCertificate;
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use serde::Serialize;
 
-use crate::cli::GlobalArgs;
 use crate::exit;
 
 /// `pushleft-controller/<version>`: what `pg_stat_activity` shows.
@@ -179,6 +178,20 @@ pub struct Target {
     pub user: String,
 }
 
+/// What connecting needs from the command line, as plain data: the
+/// connect module sits below the CLI and must not know its types.
+///
+/// No `Debug`: `database_url` may hold a password.
+#[derive(Clone)]
+pub struct ConnectOptions {
+    /// `--database-url` / `DATABASE_URL`: a URL or `key=value` text.
+    pub database_url: Option<String>,
+    pub statement_timeout: Duration,
+    /// `None`: `connect_timeout=`, `PGCONNECT_TIMEOUT` or the default.
+    pub connect_timeout: Option<Duration>,
+    pub idle_in_transaction_timeout: Duration,
+}
+
 /// The session settings every connection gets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
@@ -217,24 +230,21 @@ impl fmt::Debug for Settings {
 }
 
 impl Settings {
-    /// The settings of this process: flags, `DATABASE_URL`, the libpq
-    /// environment and the password file. Warnings (an unsafe password
-    /// file) go to stderr here, once.
-    pub fn from_args(global: &GlobalArgs) -> Result<Settings> {
+    /// The settings of this process: `options`, the libpq environment and
+    /// the password file. Nothing is printed here: warnings (an unsafe
+    /// password file) are kept in [`Settings::warnings`] for the caller to
+    /// show, so this module stays below the user interface.
+    pub fn from_options(options: &ConnectOptions) -> Result<Settings> {
         let timeouts = Timeouts {
-            statement: global.statement_timeout,
-            idle_in_transaction: global.idle_in_transaction_timeout,
-            connect: global.connect_timeout,
+            statement: options.statement_timeout,
+            idle_in_transaction: options.idle_in_transaction_timeout,
+            connect: options.connect_timeout,
         };
-        let settings = Settings::resolve(global.database_url.as_deref(), &process_env, timeouts)?;
-        for warning in settings.warnings() {
-            crate::output::note(&format!("warning: {warning}"));
-        }
-        Ok(settings)
+        Settings::resolve(options.database_url.as_deref(), &process_env, timeouts)
     }
 
     /// The settings from a URL (or `key=value` text) and an environment
-    /// lookup; [`Settings::from_args`] with everything passed in.
+    /// lookup; [`Settings::from_options`] with everything passed in.
     pub fn resolve(
         url: Option<&str>,
         env: &dyn Fn(&str) -> Option<String>,

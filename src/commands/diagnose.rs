@@ -43,8 +43,8 @@ pub fn diagnose(
 }
 
 pub fn run(args: &DiagnoseArgs, global: &GlobalArgs, out: &Output) -> Result<ExitCode> {
-    let settings = Settings::from_args(global)?;
-    let mut client = settings.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
+    let settings = Settings::from_options(&global.connect_options())?;
+    let mut client = super::connect(&settings, crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let policy = Policy {
         stale_after: args.stale_after,
     };

@@ -58,7 +58,7 @@ impl Checks {
 }
 
 pub fn run(args: &DoctorArgs, global: &GlobalArgs, output: &Output) -> Result<ExitCode> {
-    let settings = Settings::from_args(global)?;
+    let settings = Settings::from_options(&global.connect_options())?;
     let mut checks = Checks(Vec::new());
     checks.push(
         "settings",
@@ -79,7 +79,8 @@ pub fn run(args: &DoctorArgs, global: &GlobalArgs, output: &Output) -> Result<Ex
         checks.push("password file", Status::Warn, warning.clone());
     }
 
-    match settings.connect(connect::DEFAULT_LOCK_TIMEOUT) {
+    // Prints the warnings on stderr too, before connecting, as every command does.
+    match super::connect(&settings, connect::DEFAULT_LOCK_TIMEOUT) {
         Err(err) => checks.push("connection", Status::Fail, format!("{err:#}")),
         Ok(mut client) => {
             checks.push(

@@ -652,8 +652,8 @@ pub fn run(args: &FailSafelyArgs, global: &GlobalArgs, out: &Output) -> Result<E
             "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",
         ));
     }
-    let settings = Settings::from_args(global)?;
-    let mut client = settings.connect(request.lock_timeout)?;
+    let settings = Settings::from_options(&global.connect_options())?;
+    let mut client = super::connect(&settings, request.lock_timeout)?;
 
     let outcome = if request.dry_run || args.yes {
         execute(&mut client, &request)?

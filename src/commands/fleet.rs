@@ -50,7 +50,8 @@ pub fn run(global: &GlobalArgs, command: &FleetCommand, output: &Output) -> Resu
 }
 
 fn list(global: &GlobalArgs, args: &FleetListArgs, output: &Output) -> Result<ExitCode> {
-    let mut client = Settings::from_args(global)?.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
+    let settings = Settings::from_options(&global.connect_options())?;
+    let mut client = super::connect(&settings, crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let fleet = query(&mut client, args)?;
     if output.json() {
         output::print_json(&fleet)?;

@@ -77,7 +77,8 @@ impl StuckReport {
 }
 
 pub fn run(global: &GlobalArgs, args: &StuckArgs, output: &Output) -> Result<ExitCode> {
-    let mut client = Settings::from_args(global)?.connect(crate::connect::DEFAULT_LOCK_TIMEOUT)?;
+    let settings = Settings::from_options(&global.connect_options())?;
+    let mut client = super::connect(&settings, crate::connect::DEFAULT_LOCK_TIMEOUT)?;
     let report = scan(&mut client, args)?;
     if output.json() {
         output::print_json(&report)?;

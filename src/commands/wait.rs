@@ -199,8 +199,8 @@ fn summary(p: &Progress) -> String {
 }
 
 pub fn run(args: &WaitArgs, global: &GlobalArgs, out: &Output) -> Result<ExitCode> {
-    let settings = Settings::from_args(global)?;
-    let mut client = settings.connect(Duration::from_secs(5))?;
+    let settings = Settings::from_options(&global.connect_options())?;
+    let mut client = super::connect(&settings, Duration::from_secs(5))?;
     let policy = Policy {
         stale_after: args.stale_after,
     };
