@@ -39,9 +39,7 @@
 //! sentence of ours and scrubbed of the password before it is returned.
 
 use std::fmt;
-use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -59,9 +57,17 @@ use serde::Serialize;
 use crate::exit;
 
 mod conninfo;
+mod env;
+mod pgpass;
+#[cfg(test)]
+mod test_support;
 
 pub use conninfo::primary_from_conninfo;
 use conninfo::{Ours, parse_connection_string, percent_encode};
+pub use env::os_user;
+use env::{DEFAULT_PORT, default_host, home_dir, libpq_connect_timeout, process_env};
+pub use pgpass::password_from_file;
+use pgpass::{password_file_path, pgpass_host};
 
 /// `pushleft-controller/<version>`: what `pg_stat_activity` shows.
 pub const APPLICATION_NAME: &str = concat!("pushleft-controller/", env!("CARGO_PKG_VERSION"));
@@ -71,13 +77,6 @@ pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How long to wait for a connection when nothing says otherwise.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// libpq's default port.
-const DEFAULT_PORT: u16 = 5432;
-
-/// Socket directories libpq builds may default to; the first that exists is
-/// the default host, and a `.pgpass` host of `localhost` matches them.
-const DEFAULT_SOCKET_DIRS: [&str; 3] = ["/var/run/postgresql", "/run/postgresql", "/tmp"];
 
 /// libpq's `sslmode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -775,21 +774,6 @@ impl ServerCertVerifier for PgVerifier {
     }
 }
 
-/// libpq's `connect_timeout`: whole seconds, 0 for no limit, and less than
-/// two counts as two.
-fn libpq_connect_timeout(text: &str) -> Result<Duration> {
-    let seconds: u64 = text.trim().parse().map_err(|_| {
-        exit::usage(format!(
-            "connect_timeout {text:?} (URL or PGCONNECT_TIMEOUT) is not a whole number of seconds"
-        ))
-    })?;
-    Ok(match seconds {
-        0 => Duration::ZERO,
-        1 => Duration::from_secs(2),
-        n => Duration::from_secs(n),
-    })
-}
-
 fn target_of(config: &Config) -> Target {
     let host = config
         .get_hosts()
@@ -808,161 +792,10 @@ fn target_of(config: &Config) -> Target {
     }
 }
 
-fn process_env(name: &str) -> Option<String> {
-    std::env::var(name).ok()
-}
-
-/// libpq's default host: the local socket directory when there is one.
-fn default_host() -> String {
-    DEFAULT_SOCKET_DIRS
-        .iter()
-        .find(|dir| Path::new(dir).is_dir() && *dir != &"/tmp")
-        .map(|dir| dir.to_string())
-        .or_else(|| {
-            Path::new("/tmp/.s.PGSQL.5432")
-                .exists()
-                .then(|| "/tmp".to_string())
-        })
-        .unwrap_or_else(|| "localhost".to_string())
-}
-
-fn home_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    env("HOME").map(PathBuf::from).or_else(|| {
-        nix::unistd::User::from_uid(nix::unistd::geteuid())
-            .ok()
-            .flatten()
-            .map(|u| u.dir)
-    })
-}
-
-fn password_file_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    env("PGPASSFILE")
-        .map(PathBuf::from)
-        .or_else(|| home_dir(env).map(|home| home.join(".pgpass")))
-}
-
-/// The host as `.pgpass` sees it: a socket in a default directory is
-/// `localhost`, any other socket directory is its path.
-fn pgpass_host(host: &Host) -> String {
-    match host {
-        Host::Tcp(name) => name.clone(),
-        Host::Unix(path) => {
-            if DEFAULT_SOCKET_DIRS.iter().any(|d| Path::new(d) == path) {
-                "localhost".to_string()
-            } else {
-                path.display().to_string()
-            }
-        }
-    }
-}
-
-/// The password of the first line of the password file that matches, as
-/// libpq does: `host:port:database:user:password`, `*` matches anything,
-/// `\` escapes `:` and `\`, lines starting with `#` are comments. A missing
-/// file is no password; a file that is group or world readable, or not a
-/// plain file, is ignored with the warning returned as `Err`.
-pub fn password_from_file(
-    path: &Path,
-    host: &str,
-    port: u16,
-    database: &str,
-    user: &str,
-) -> std::result::Result<Option<String>, String> {
-    let Ok(meta) = fs::metadata(path) else {
-        return Ok(None);
-    };
-    if !meta.is_file() {
-        return Err(format!(
-            "password file \"{}\" is not a plain file; it is ignored",
-            path.display()
-        ));
-    }
-    if meta.permissions().mode() & 0o077 != 0 {
-        return Err(format!(
-            "password file \"{}\" has group or world access; permissions should be u=rw \
-             (0600) or less; it is ignored (fix: chmod 600 {})",
-            path.display(),
-            path.display()
-        ));
-    }
-    let Ok(text) = fs::read_to_string(path) else {
-        return Err(format!(
-            "password file \"{}\" could not be read; it is ignored",
-            path.display()
-        ));
-    };
-    let port = port.to_string();
-    let wanted = [host, port.as_str(), database, user];
-    for line in text.lines() {
-        let line = line.trim_end_matches('\r');
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields = split_pgpass_line(line);
-        if fields.len() < 5 {
-            continue;
-        }
-        if fields
-            .iter()
-            .zip(wanted)
-            .all(|(field, want)| field == "*" || field == want)
-        {
-            return Ok(Some(fields[4].clone()));
-        }
-    }
-    Ok(None)
-}
-
-/// The fields of a `.pgpass` line; the fifth is the rest of the line.
-fn split_pgpass_line(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        let field = fields.len() - 1;
-        match c {
-            '\\' => {
-                if let Some(next) = chars.next() {
-                    fields[field].push(next);
-                }
-            }
-            ':' if field < 4 => fields.push(String::new()),
-            c => fields[field].push(c),
-        }
-    }
-    fields
-}
-
-/// The operating-system user, as libpq defaults PGUSER to it.
-pub fn os_user() -> String {
-    nix::unistd::User::from_uid(nix::unistd::geteuid())
-        .ok()
-        .flatten()
-        .map(|u| u.name)
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_string())
-}
-
 #[cfg(test)]
 mod tests {
+    use super::test_support::resolve;
     use super::*;
-    use std::collections::HashMap;
-
-    fn timeouts() -> Timeouts {
-        Timeouts {
-            statement: Duration::from_secs(30),
-            idle_in_transaction: Duration::from_secs(60),
-            connect: None,
-        }
-    }
-
-    fn resolve(url: Option<&str>, vars: &[(&str, &str)]) -> Result<Settings> {
-        let map: HashMap<String, String> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .chain([("HOME".to_string(), "/nonexistent".to_string())])
-            .collect();
-        Settings::resolve(url, &move |k| map.get(k).cloned(), timeouts())
-    }
 
     #[test]
     fn the_url_wins_over_the_environment_parameter_by_parameter() {
@@ -1076,84 +909,5 @@ mod tests {
             "-c search_path=cp -c statement_timeout=30000 -c lock_timeout=5000 \
              -c idle_in_transaction_session_timeout=60000"
         );
-    }
-
-    fn pgpass(content: &str, mode: u32) -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("pgpass");
-        fs::write(&path, content).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
-        dir
-    }
-
-    #[test]
-    fn pgpass_matches_like_libpq() {
-        let dir = pgpass(
-            "# comment\n\
-             db1:5432:control:alice:first\n\
-             db1:*:*:alice:second\n\
-             we\\:ird:5432:*:*:pass\\:with\\\\colon:and more\n\
-             *:*:*:*:fallback\n",
-            0o600,
-        );
-        let path = dir.path().join("pgpass");
-        let get = |h: &str, p: u16, d: &str, u: &str| password_from_file(&path, h, p, d, u);
-        assert_eq!(
-            get("db1", 5432, "control", "alice"),
-            Ok(Some("first".into()))
-        );
-        assert_eq!(
-            get("db1", 6432, "control", "alice"),
-            Ok(Some("second".into()))
-        );
-        assert_eq!(
-            get("we:ird", 5432, "x", "y"),
-            Ok(Some("pass:with\\colon:and more".into()))
-        );
-        assert_eq!(
-            get("db2", 5432, "control", "bob"),
-            Ok(Some("fallback".into()))
-        );
-        let missing = dir.path().join("nope");
-        assert_eq!(password_from_file(&missing, "h", 1, "d", "u"), Ok(None));
-    }
-
-    #[test]
-    fn pgpass_is_ignored_when_others_can_read_it() {
-        for mode in [0o640, 0o604, 0o660] {
-            let dir = pgpass("*:*:*:*:secret\n", mode);
-            let warning =
-                password_from_file(&dir.path().join("pgpass"), "h", 5432, "d", "u").unwrap_err();
-            assert!(warning.contains("group or world access"), "{warning}");
-        }
-    }
-
-    #[test]
-    fn pgpass_is_used_only_without_another_password() {
-        let dir = pgpass("db1:5432:control:alice:from-file\n", 0o600);
-        let file = dir.path().join("pgpass");
-        let file = file.to_str().unwrap();
-        let s = resolve(
-            Some("host=db1 dbname=control user=alice"),
-            &[("PGPASSFILE", file)],
-        )
-        .unwrap();
-        assert_eq!(s.config.get_password(), Some(&b"from-file"[..]));
-        assert!(matches!(
-            s.password_source(),
-            PasswordSource::PasswordFile(_)
-        ));
-        let s = resolve(
-            Some("host=db1 dbname=control user=alice"),
-            &[("PGPASSFILE", file), ("PGPASSWORD", "from-env")],
-        )
-        .unwrap();
-        assert_eq!(s.config.get_password(), Some(&b"from-env"[..]));
-        // A socket in a default directory is `localhost` to .pgpass.
-        assert_eq!(
-            pgpass_host(&Host::Unix("/var/run/postgresql".into())),
-            "localhost"
-        );
-        assert_eq!(pgpass_host(&Host::Unix("/srv/pg".into())), "/srv/pg");
     }
 }
