@@ -67,38 +67,51 @@ const UNSUPPORTED: [&str; 12] = [
 /// Splits a URL or key=value string into what the postgres crate parses and
 /// what we handle. Malformed input is never echoed: it may hold a password.
 pub(super) fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
-    let malformed = || {
-        exit::usage(
-            "the database URL (--database-url or DATABASE_URL) is malformed; expected \
-             postgresql://user@host:port/dbname?sslmode=verify-full or key=value pairs such as \
-             \"host=db1 dbname=control sslmode=require\" (the text is not shown: it may hold a \
-             password)",
-        )
-    };
     let text = text.trim();
-    let mut params: Vec<(String, String)> = Vec::new();
-    let rest_url;
     let is_url = text.starts_with("postgres://") || text.starts_with("postgresql://");
-    if is_url {
-        let (head, query) = match text.split_once('?') {
-            Some((head, query)) => (head, Some(query)),
-            None => (text, None),
-        };
-        for pair in query.into_iter().flat_map(|q| q.split('&')) {
-            if pair.is_empty() {
-                continue;
-            }
-            let (key, value) = pair.split_once('=').ok_or_else(malformed)?;
-            let key = percent_decode(key).ok_or_else(malformed)?;
-            let value = percent_decode(value).ok_or_else(malformed)?;
-            params.push((key, value));
-        }
-        rest_url = head.to_string();
+    let (rest_url, params) = if is_url {
+        split_url(text).ok_or_else(malformed)?
     } else {
-        params = parse_key_values(text).ok_or_else(malformed)?;
-        rest_url = String::new();
-    }
+        (String::new(), parse_key_values(text).ok_or_else(malformed)?)
+    };
+    let (ours, passed) = sort_params(params)?;
+    let rebuilt = rebuild(is_url, &rest_url, &passed);
+    let config = rebuilt.parse::<Config>().map_err(|_| malformed())?;
+    Ok((config, ours))
+}
 
+/// The one error for text we cannot parse; it never quotes the text.
+fn malformed() -> anyhow::Error {
+    exit::usage(
+        "the database URL (--database-url or DATABASE_URL) is malformed; expected \
+         postgresql://user@host:port/dbname?sslmode=verify-full or key=value pairs such as \
+         \"host=db1 dbname=control sslmode=require\" (the text is not shown: it may hold a \
+         password)",
+    )
+}
+
+/// A URL as the part before `?` and its decoded query parameters; `None`
+/// when a parameter has no `=` or bad percent-encoding.
+fn split_url(text: &str) -> Option<(String, Vec<(String, String)>)> {
+    let (head, query) = match text.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (text, None),
+    };
+    let mut params = Vec::new();
+    for pair in query.into_iter().flat_map(|q| q.split('&')) {
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = pair.split_once('=')?;
+        params.push((percent_decode(key)?, percent_decode(value)?));
+    }
+    Some((head.to_string(), params))
+}
+
+/// Parameters we handle go into [`Ours`], those the postgres crate knows
+/// are passed on, and any other is a usage error naming it only when it is
+/// a known libpq parameter (the input may hold a password).
+fn sort_params(params: Vec<(String, String)>) -> Result<(Ours, Vec<(String, String)>)> {
     let mut ours = Ours::default();
     let mut passed: Vec<(String, String)> = Vec::new();
     for (key, value) in params {
@@ -126,10 +139,15 @@ pub(super) fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
             }
         }
     }
+    Ok((ours, passed))
+}
 
-    let rebuilt = if is_url {
+/// The parameters passed on, in the form the text came in: the URL with a
+/// re-encoded query, or quoted `key='value'` pairs.
+fn rebuild(is_url: bool, rest_url: &str, passed: &[(String, String)]) -> String {
+    if is_url {
         if passed.is_empty() {
-            rest_url
+            rest_url.to_string()
         } else {
             let query: Vec<String> = passed
                 .iter()
@@ -143,9 +161,7 @@ pub(super) fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
             .map(|(k, v)| format!("{k}='{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
             .collect::<Vec<_>>()
             .join(" ")
-    };
-    let config = rebuilt.parse::<Config>().map_err(|_| malformed())?;
-    Ok((config, ours))
+    }
 }
 
 /// Where a standby's `primary_conninfo` points: `host:port` and nothing

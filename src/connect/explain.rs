@@ -3,6 +3,7 @@
 //! not passed on: its text is not ours to trust.
 
 use super::Settings;
+use super::conninfo::percent_encode;
 
 impl Settings {
     /// Replaces every secret in `text` with `********`.
@@ -26,69 +27,97 @@ impl Settings {
         )))
     }
 
+    /// What went wrong and the next step, from the most telling part of
+    /// the error: the server's answer, else a TLS or network cause, else
+    /// the crate's own words.
     fn cause_and_hint(&self, err: &postgres::Error) -> String {
-        use postgres::error::SqlState;
         if let Some(db) = err.as_db_error() {
             let said = format!("the server said \"{}\"", db.message());
-            let code = db.code();
-            let hint = if *code == SqlState::INVALID_PASSWORD {
-                format!(
-                    "Next step: check the password (it came from {}).",
-                    self.password_source
-                )
-            } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
-                if db.message().contains("no encryption") {
-                    "Next step: the server only accepts TLS here: use sslmode=require (or \
-                     verify-full) in the URL or PGSSLMODE."
-                        .to_string()
-                } else {
-                    "Next step: the server's pg_hba.conf refuses this user, database or \
-                     address; ask the database owner, or check PGUSER/PGDATABASE."
-                        .to_string()
-                }
-            } else if *code == SqlState::INVALID_CATALOG_NAME {
-                "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
-            } else if *code == SqlState::CANNOT_CONNECT_NOW {
-                "Next step: the server is starting or stopping; retry in a moment.".to_string()
-            } else if *code == SqlState::TOO_MANY_CONNECTIONS {
-                "Next step: the server is out of connections; retry shortly.".to_string()
-            } else {
-                "Next step: fix what the server says, then retry.".to_string()
-            };
+            let hint = self.server_hint(db);
             return format!("{said}. {hint}");
         }
+        if let Some(hint) = self.transport_hint(err) {
+            return hint;
+        }
+        self.crate_error_hint(err)
+    }
+
+    /// The next step for an error the server sent (by SQLSTATE).
+    fn server_hint(&self, db: &postgres::error::DbError) -> String {
+        use postgres::error::SqlState;
+        let code = db.code();
+        if *code == SqlState::INVALID_PASSWORD {
+            format!(
+                "Next step: check the password (it came from {}).",
+                self.password_source
+            )
+        } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+            if db.message().contains("no encryption") {
+                "Next step: the server only accepts TLS here: use sslmode=require (or \
+                 verify-full) in the URL or PGSSLMODE."
+                    .to_string()
+            } else {
+                "Next step: the server's pg_hba.conf refuses this user, database or \
+                 address; ask the database owner, or check PGUSER/PGDATABASE."
+                    .to_string()
+            }
+        } else if *code == SqlState::INVALID_CATALOG_NAME {
+            "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
+        } else if *code == SqlState::CANNOT_CONNECT_NOW {
+            "Next step: the server is starting or stopping; retry in a moment.".to_string()
+        } else if *code == SqlState::TOO_MANY_CONNECTIONS {
+            "Next step: the server is out of connections; retry shortly.".to_string()
+        } else {
+            "Next step: fix what the server says, then retry.".to_string()
+        }
+    }
+
+    /// A TLS failure or a network cause anywhere in the error's chain.
+    fn transport_hint(&self, err: &postgres::Error) -> Option<String> {
         let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
         while let Some(cause) = source {
             if let Some(tls) = cause.downcast_ref::<rustls::Error>() {
-                return self.tls_hint(tls);
+                return Some(self.tls_hint(tls));
             }
             if let Some(io) = cause.downcast_ref::<std::io::Error>() {
                 if let Some(tls) = io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
-                    return self.tls_hint(tls);
+                    return Some(self.tls_hint(tls));
                 }
                 match io.kind() {
                     std::io::ErrorKind::ConnectionRefused => {
-                        return "connection refused: no server listens there. Next step: check \
-                                the host and port (URL or PGHOST/PGPORT) and that the server \
-                                is running."
-                            .to_string();
+                        return Some(
+                            "connection refused: no server listens there. Next step: check \
+                             the host and port (URL or PGHOST/PGPORT) and that the server \
+                             is running."
+                                .to_string(),
+                        );
                     }
                     std::io::ErrorKind::NotFound if self.is_unix_socket() => {
-                        return "no server socket in that directory. Next step: check PGHOST \
-                                (the socket directory) and PGPORT, and that the server is \
-                                running."
-                            .to_string();
+                        return Some(
+                            "no server socket in that directory. Next step: check PGHOST \
+                             (the socket directory) and PGPORT, and that the server is \
+                             running."
+                                .to_string(),
+                        );
                     }
                     std::io::ErrorKind::TimedOut => {
-                        return "timed out. Next step: check the host, port and firewall, or \
-                                allow longer with --connect-timeout."
-                            .to_string();
+                        return Some(
+                            "timed out. Next step: check the host, port and firewall, or \
+                             allow longer with --connect-timeout."
+                                .to_string(),
+                        );
                     }
                     _ => {}
                 }
             }
             source = cause.source();
         }
+        None
+    }
+
+    /// The postgres crate's own words, for errors neither the server nor
+    /// the network explain.
+    fn crate_error_hint(&self, err: &postgres::Error) -> String {
         // The crate's own words, with their causes ("invalid configuration:
         // password missing"); redacted by the caller.
         let mut text = err.to_string();
@@ -135,6 +164,19 @@ impl Settings {
             ),
         }
     }
+}
+
+/// The texts to scrub from every message: each secret as given and
+/// percent-encoded (the form it takes in a URL), longest first so that a
+/// secret containing another is replaced whole.
+pub(super) fn secrets_to_redact(mut secrets: Vec<String>) -> Vec<String> {
+    // Percent-encoded, a password could reach a message in that form.
+    let encoded: Vec<String> = secrets.iter().map(|s| percent_encode(s)).collect();
+    secrets.extend(encoded);
+    secrets.retain(|s| !s.is_empty());
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    secrets.dedup();
+    secrets
 }
 
 #[cfg(test)]

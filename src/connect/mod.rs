@@ -37,6 +37,22 @@
 //! shows it, [`Settings::describe`] and [`Target`] leave it out, malformed
 //! input is never echoed, and every connection error is rewritten into a
 //! sentence of ours and scrubbed of the password before it is returned.
+//!
+//! # Layout
+//!
+//! This module sits below the CLI and the user interface: it takes plain
+//! [`ConnectOptions`] and prints nothing (warnings are returned by
+//! [`Settings::warnings`] for the caller to show).
+//!
+//! - `mod.rs`: the types, [`Settings`] and its accessors;
+//! - `resolve.rs`: [`Settings::resolve`], one named step per parameter;
+//! - `conninfo.rs`: URL and `key=value` parsing, [`primary_from_conninfo`];
+//! - `env.rs`: the `PG*` environment, libpq's defaults, [`os_user`];
+//! - `pgpass.rs`: the password file ([`password_from_file`]);
+//! - `tls.rs`: [`SslMode`], [`RootCerts`], the rustls configuration and
+//!   verifier;
+//! - `session.rs`: session options and [`Settings::connect`];
+//! - `explain.rs`: connection errors as sentences, and redaction.
 
 use std::fmt;
 use std::path::PathBuf;

@@ -3,12 +3,14 @@
 //! libpq's default.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Result;
 use postgres::Config;
 
-use super::conninfo::{Ours, parse_connection_string, percent_encode};
+use super::conninfo::{Ours, parse_connection_string};
 use super::env::{default_host, home_dir, libpq_connect_timeout};
+use super::explain::secrets_to_redact;
 use super::pgpass::{password_file_path, password_from_file, pgpass_host};
 use super::{
     APPLICATION_NAME, DEFAULT_CONNECT_TIMEOUT, PasswordSource, RootCerts, Settings, SslMode,
@@ -24,6 +26,7 @@ impl Settings {
         env: &dyn Fn(&str) -> Option<String>,
         timeouts: Timeouts,
     ) -> Result<Settings> {
+        // libpq treats an empty variable as unset.
         let env = |name: &str| env(name).filter(|v| !v.is_empty());
         let (mut config, ours) = match url {
             Some(text) => parse_connection_string(text)?,
@@ -36,98 +39,25 @@ impl Settings {
             password_source = PasswordSource::Url;
         }
 
-        if config.get_hosts().is_empty() {
-            let hosts = env("PGHOST").unwrap_or_else(default_host);
-            for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
-                if host.starts_with('/') {
-                    config.host_path(host);
-                } else {
-                    config.host(host);
-                }
-            }
-        }
-        if config.get_ports().is_empty()
-            && let Some(text) = env("PGPORT")
-        {
-            for port in text.split(',') {
-                let port = port.trim().parse::<u16>().map_err(|_| {
-                    exit::usage(format!(
-                        "PGPORT={text} is not a port number (or a comma-separated list of them)"
-                    ))
-                })?;
-                config.port(port);
-            }
-        }
-        let user = match config.get_user() {
-            Some(user) => user.to_string(),
-            None => env("PGUSER").unwrap_or_else(os_user),
-        };
-        config.user(&user);
-        if config.get_dbname().is_none() {
-            config.dbname(env("PGDATABASE").as_deref().unwrap_or(&user));
-        }
+        hosts_and_ports_from_env(&mut config, &env)?;
+        let user = user_and_database_from_env(&mut config, &env);
 
         let mut warnings = Vec::new();
         if config.get_password().is_none() {
-            if let Some(password) = env("PGPASSWORD") {
-                secrets.push(password.clone());
-                config.password(password);
-                password_source = PasswordSource::Environment;
-            } else if let Some(path) = ours.passfile.clone().or_else(|| password_file_path(&env)) {
-                let target = target_of(&config);
-                let host = config
-                    .get_hosts()
-                    .first()
-                    .map(pgpass_host)
-                    .unwrap_or_default();
-                match password_from_file(&path, &host, target.port, &target.database, &user) {
-                    Ok(Some(password)) => {
-                        secrets.push(password.clone());
-                        config.password(password);
-                        password_source = PasswordSource::PasswordFile(path);
-                    }
-                    Ok(None) => {}
-                    Err(warning) => warnings.push(warning),
+            match password_outside_the_url(&config, &ours, &env, &user) {
+                Ok(Some((password, source))) => {
+                    secrets.push(password.clone());
+                    config.password(password);
+                    password_source = source;
                 }
+                Ok(None) => {}
+                Err(warning) => warnings.push(warning),
             }
         }
 
-        let ssl_mode = match ours.sslmode.clone().or_else(|| env("PGSSLMODE")) {
-            Some(text) => SslMode::parse(&text).ok_or_else(|| {
-                exit::usage(format!(
-                    "sslmode {text:?} is not one of disable, allow, prefer, require, verify-ca, \
-                     verify-full (set in the database URL or PGSSLMODE)"
-                ))
-            })?,
-            None => SslMode::Prefer,
-        };
-        let root_certs = match ours.sslrootcert.clone().or_else(|| env("PGSSLROOTCERT")) {
-            Some(text) if text == "system" => RootCerts::System,
-            Some(text) => RootCerts::File(PathBuf::from(text)),
-            None => match home_dir(&env).map(|h| h.join(".postgresql/root.crt")) {
-                Some(path) if path.is_file() => RootCerts::File(path),
-                _ => RootCerts::System,
-            },
-        };
-
-        let connect_timeout = match timeouts.connect {
-            Some(timeout) => timeout,
-            None => match ours
-                .connect_timeout
-                .clone()
-                .or_else(|| env("PGCONNECT_TIMEOUT"))
-            {
-                Some(text) => libpq_connect_timeout(&text)?,
-                None => DEFAULT_CONNECT_TIMEOUT,
-            },
-        };
-
-        // Percent-encoded, a password could reach a message in that form.
-        let encoded: Vec<String> = secrets.iter().map(|s| percent_encode(s)).collect();
-        secrets.extend(encoded);
-        secrets.retain(|s| !s.is_empty());
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
+        let ssl_mode = ssl_mode(&ours, &env)?;
+        let root_certs = root_certs(&ours, &env);
+        let connect_timeout = connect_timeout(timeouts.connect, &ours, &env)?;
 
         config.application_name(APPLICATION_NAME);
         Ok(Settings {
@@ -139,15 +69,131 @@ impl Settings {
             connect_timeout,
             password_source,
             warnings,
-            secrets,
+            secrets: secrets_to_redact(secrets),
         })
+    }
+}
+
+/// `PGHOST` and `PGPORT`, each only when the URL names no host or no port;
+/// no host at all is libpq's default (the local socket directory).
+fn hosts_and_ports_from_env(
+    config: &mut Config,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<()> {
+    if config.get_hosts().is_empty() {
+        let hosts = env("PGHOST").unwrap_or_else(default_host);
+        for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
+            if host.starts_with('/') {
+                config.host_path(host);
+            } else {
+                config.host(host);
+            }
+        }
+    }
+    if config.get_ports().is_empty()
+        && let Some(text) = env("PGPORT")
+    {
+        for port in text.split(',') {
+            let port = port.trim().parse::<u16>().map_err(|_| {
+                exit::usage(format!(
+                    "PGPORT={text} is not a port number (or a comma-separated list of them)"
+                ))
+            })?;
+            config.port(port);
+        }
+    }
+    Ok(())
+}
+
+/// The user (URL, else `PGUSER`, else the operating-system user) and the
+/// database (URL, else `PGDATABASE`, else named like the user); returns
+/// the user, which the password file lookup needs.
+fn user_and_database_from_env(config: &mut Config, env: &dyn Fn(&str) -> Option<String>) -> String {
+    let user = match config.get_user() {
+        Some(user) => user.to_string(),
+        None => env("PGUSER").unwrap_or_else(os_user),
+    };
+    config.user(&user);
+    if config.get_dbname().is_none() {
+        config.dbname(env("PGDATABASE").as_deref().unwrap_or(&user));
+    }
+    user
+}
+
+/// For a URL without a password: `PGPASSWORD`, else the matching line of
+/// the password file (`passfile=`, else `PGPASSFILE`, else `~/.pgpass`).
+/// `Err` is a warning for the operator: the password file was ignored.
+fn password_outside_the_url(
+    config: &Config,
+    ours: &Ours,
+    env: &dyn Fn(&str) -> Option<String>,
+    user: &str,
+) -> std::result::Result<Option<(String, PasswordSource)>, String> {
+    if let Some(password) = env("PGPASSWORD") {
+        return Ok(Some((password, PasswordSource::Environment)));
+    }
+    let Some(path) = ours.passfile.clone().or_else(|| password_file_path(env)) else {
+        return Ok(None);
+    };
+    let target = target_of(config);
+    let host = config
+        .get_hosts()
+        .first()
+        .map(pgpass_host)
+        .unwrap_or_default();
+    let password = password_from_file(&path, &host, target.port, &target.database, user)?;
+    Ok(password.map(|password| (password, PasswordSource::PasswordFile(path))))
+}
+
+/// `sslmode=`, else `PGSSLMODE`, else `prefer`; anything else is a usage
+/// error.
+fn ssl_mode(ours: &Ours, env: &dyn Fn(&str) -> Option<String>) -> Result<SslMode> {
+    Ok(match ours.sslmode.clone().or_else(|| env("PGSSLMODE")) {
+        Some(text) => SslMode::parse(&text).ok_or_else(|| {
+            exit::usage(format!(
+                "sslmode {text:?} is not one of disable, allow, prefer, require, verify-ca, \
+                 verify-full (set in the database URL or PGSSLMODE)"
+            ))
+        })?,
+        None => SslMode::Prefer,
+    })
+}
+
+/// `sslrootcert=`, else `PGSSLROOTCERT` (a file, or `system`), else
+/// `~/.postgresql/root.crt` when it exists, else the system's roots.
+fn root_certs(ours: &Ours, env: &dyn Fn(&str) -> Option<String>) -> RootCerts {
+    match ours.sslrootcert.clone().or_else(|| env("PGSSLROOTCERT")) {
+        Some(text) if text == "system" => RootCerts::System,
+        Some(text) => RootCerts::File(PathBuf::from(text)),
+        None => match home_dir(env).map(|h| h.join(".postgresql/root.crt")) {
+            Some(path) if path.is_file() => RootCerts::File(path),
+            _ => RootCerts::System,
+        },
+    }
+}
+
+/// `--connect-timeout` (`flag`), else `connect_timeout=`, else
+/// `PGCONNECT_TIMEOUT` (both with libpq's rules), else the default.
+fn connect_timeout(
+    flag: Option<Duration>,
+    ours: &Ours,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Duration> {
+    if let Some(timeout) = flag {
+        return Ok(timeout);
+    }
+    match ours
+        .connect_timeout
+        .clone()
+        .or_else(|| env("PGCONNECT_TIMEOUT"))
+    {
+        Some(text) => libpq_connect_timeout(&text),
+        None => Ok(DEFAULT_CONNECT_TIMEOUT),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
     use crate::connect::test_support::resolve;
 

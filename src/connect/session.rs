@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use postgres::Client;
+use postgres::{Client, Config};
 
 use super::tls::tls_config;
 use super::{Settings, SslMode};
@@ -32,26 +32,9 @@ impl Settings {
         let mut config = self.config.clone();
         config.options(&self.session_options(lock_timeout));
         config.connect_timeout(self.connect_timeout);
-        let tls = if self.is_unix_socket() {
-            // libpq never asks for TLS over a unix socket, whatever sslmode.
-            config.ssl_mode(postgres::config::SslMode::Disable);
-            None
-        } else {
-            config.ssl_mode(match self.ssl_mode {
-                SslMode::Disable => postgres::config::SslMode::Disable,
-                SslMode::Allow | SslMode::Prefer => postgres::config::SslMode::Prefer,
-                SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
-                    postgres::config::SslMode::Require
-                }
-            });
-            match self.ssl_mode {
-                SslMode::Disable => None,
-                mode => Some(
-                    tls_config(mode, &self.root_certs)
-                        .map_err(|err| anyhow::anyhow!(self.redact(&format!("{err:#}"))))?,
-                ),
-            }
-        };
+        let tls = self.tls_for(&mut config)?;
+        // The crate's connect_timeout covers each host's TCP handshake only;
+        // a thread and a deadline bound the whole attempt (TLS and login too).
         let hosts = self.config.get_hosts().len().max(1) as u32;
         let deadline = (!self.connect_timeout.is_zero())
             .then(|| self.connect_timeout * hosts + Duration::from_millis(500));
@@ -93,6 +76,31 @@ impl Settings {
                 ))))
             }
         }
+    }
+
+    /// Sets `config`'s sslmode to what the postgres crate should do and
+    /// returns the rustls configuration to do it with (`None`: no TLS).
+    fn tls_for(&self, config: &mut Config) -> Result<Option<rustls::ClientConfig>> {
+        Ok(if self.is_unix_socket() {
+            // libpq never asks for TLS over a unix socket, whatever sslmode.
+            config.ssl_mode(postgres::config::SslMode::Disable);
+            None
+        } else {
+            config.ssl_mode(match self.ssl_mode {
+                SslMode::Disable => postgres::config::SslMode::Disable,
+                SslMode::Allow | SslMode::Prefer => postgres::config::SslMode::Prefer,
+                SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
+                    postgres::config::SslMode::Require
+                }
+            });
+            match self.ssl_mode {
+                SslMode::Disable => None,
+                mode => Some(
+                    tls_config(mode, &self.root_certs)
+                        .map_err(|err| anyhow::anyhow!(self.redact(&format!("{err:#}"))))?,
+                ),
+            }
+        })
     }
 }
 
