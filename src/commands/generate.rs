@@ -37,7 +37,7 @@ pub fn write_all(dir: &Path) -> Result<()> {
     }
     let man = dir.join("man");
     fs::create_dir_all(&man).with_context(|| format!("creating {}", man.display()))?;
-    crate::manpages::write(&man)
+    crate::docs::manpages::write(&man)
 }
 
 /// clap_complete's bash script spells the state of a subcommand two ways

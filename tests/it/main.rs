@@ -13,6 +13,7 @@ mod explain;
 mod fail_safely;
 mod faults;
 mod fleet;
+mod json_docs;
 mod sandbox;
 mod schema;
 mod simulate;
