@@ -17,8 +17,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use postgres::{Client, NoTls};
-use pushleft_controller::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::{plans, schema};
+use pushleft_controller::db::sql;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
+use pushleft_controller::testing::plans;
 use uuid::Uuid;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pushleft-controller");
@@ -120,13 +121,13 @@ fn main() -> Result<()> {
         .query_one("SELECT to_regclass('public.deployments') IS NOT NULL", &[])?
         .get(0);
     if !loaded {
-        client.batch_execute(schema::SCHEMA)?;
+        client.batch_execute(sql::scripts::SCHEMA.text)?;
     }
     let generated: bool = client
         .query_one("SELECT EXISTS (SELECT 1 FROM deployments)", &[])?
         .get(0);
     if !generated {
-        client.batch_execute(schema::BENCH_GENERATOR)?;
+        client.batch_execute(sql::scripts::BENCH_GENERATE.text)?;
         eprintln!("generating the data set at scale {scale} (a few minutes at 1.0)...");
         let started = Instant::now();
         let rows = client.query("SELECT * FROM bench.generate($1)", &[&scale])?;

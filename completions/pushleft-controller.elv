@@ -59,7 +59,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --idempotency-key 'Replay key; default: derived from the deployment and the reason'
             cand --role 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner'
             cand --lock-timeout 'How long to wait for another transaction''s row locks'
-            cand --stale-after 'A node whose heartbeat is older than this is stale (for the plan)'
+            cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'

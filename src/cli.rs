@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::connect::ConnectOptions;
+use crate::db::connect::ConnectOptions;
+use crate::decide::Policy;
 use crate::duration::parse_duration;
+pub use crate::ui::OutputFormat;
 
 const AFTER_HELP: &str = "\
 Exit status:
@@ -112,14 +114,6 @@ impl GlobalArgs {
             idle_in_transaction_timeout: self.idle_in_transaction_timeout,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Tables and sentences for a human.
-    Table,
-    /// One JSON document on stdout, for scripts.
-    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -235,9 +229,8 @@ pub struct DiagnoseArgs {
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub events: usize,
 
-    /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
-    pub stale_after: Duration,
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -290,9 +283,8 @@ pub struct FailSafelyArgs {
     )]
     pub lock_timeout: Duration,
 
-    /// A node whose heartbeat is older than this is stale (for the plan).
-    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
-    pub stale_after: Duration,
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -308,8 +300,25 @@ pub enum FleetCommand {
     List(FleetListArgs),
 }
 
+/// When a node counts as stale: shared by every command that judges nodes.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct StalenessArgs {
+    /// A node whose heartbeat is older than this is stale.
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    pub stale_after: Duration,
+}
+
+impl StalenessArgs {
+    pub fn policy(&self) -> Policy {
+        Policy {
+            stale_after: self.stale_after,
+        }
+    }
+}
+
+/// `fleet list --status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum NodeStatus {
+pub enum NodeStatusFilter {
     Online,
     Draining,
     Offline,
@@ -323,15 +332,14 @@ pub struct FleetListArgs {
 
     /// Only nodes with this status.
     #[arg(long, value_enum, value_name = "STATUS")]
-    pub status: Option<NodeStatus>,
+    pub status: Option<NodeStatusFilter>,
 
     /// Only nodes whose heartbeat is stale.
     #[arg(long)]
     pub stale: bool,
 
-    /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
-    pub stale_after: Duration,
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
 }
 
 #[derive(Debug, Args)]
@@ -362,9 +370,8 @@ pub struct WaitArgs {
     #[arg(long, default_value = "2s", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub interval: Duration,
 
-    /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
-    pub stale_after: Duration,
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
 }
 
 #[derive(Debug, Args)]

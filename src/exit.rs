@@ -171,6 +171,41 @@ pub fn connection_lost(message: impl Into<String>) -> anyhow::Error {
     failure(ExitCode::Unexpected, message)
 }
 
+/// What a command was doing when its session went away, for the one
+/// sentence every command says then.
+#[derive(Debug, Clone, Copy)]
+pub struct Lost<'a> {
+    /// "while …": e.g. "diagnosing deployment d0000001".
+    pub doing: &'a str,
+    /// Whether anything can have been written, as a clause that follows
+    /// the cause, e.g. ". This command only reads: nothing was written".
+    pub written: &'a str,
+    /// The next step.
+    pub next: &'a str,
+}
+
+/// Turns a lost session into the sentence an operator needs: what was
+/// going on, what the server said, whether anything was written, and what
+/// to do. Any other error, or one already explained, passes unchanged.
+pub fn explain_lost(err: anyhow::Error, lost: Lost<'_>) -> anyhow::Error {
+    let explained = err.chain().any(|cause| cause.is::<Failure>());
+    if explained || !is_connection_lost(&err) {
+        return err;
+    }
+    connection_lost(format!(
+        "lost the connection to the database while {} ({}){}. Next step: {}",
+        lost.doing,
+        lost_connection_cause(&err),
+        lost.written,
+        lost.next
+    ))
+}
+
+/// The next step after a read-only command lost its session.
+pub fn rerun_when_up(rerun: &str) -> String {
+    format!("check that the database is up (`pushleft-controller doctor`), then rerun `{rerun}`")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 --    verdict also needs the nodes of instances, reservations and results
 --    (where a teardown will go, where capacity is held).
 SELECT id, name, pool, status, schedulable, slots, last_seen_at,
-       extract(epoch FROM now() - last_seen_at)::float8 AS heartbeat_age_seconds
+       floor(extract(epoch FROM now() - last_seen_at))::bigint AS heartbeat_age_seconds
 FROM fleet_nodes
 WHERE id IN (SELECT target_node_id FROM jobs WHERE deployment_id = $1
              UNION SELECT active_node_id FROM application_instances WHERE deployment_id = $1

@@ -1,20 +1,19 @@
 //! `diagnose <deployment>`: every runbook query in one read-only snapshot,
 //! and a verdict.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use crate::cli::{DiagnoseArgs, GlobalArgs};
-use crate::connect::Settings;
+use super::Context;
+use crate::cli::DiagnoseArgs;
+use crate::db;
+use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
-use crate::output::{self, Output};
-use crate::render::{self, DiagnoseReport};
-use crate::resolve;
-use crate::snapshot::{self, Mode, Snapshot};
-use crate::verdict::{self, Policy, Verdict};
+use crate::model::DeploymentSnapshot;
+use crate::ui::diagnose::{DiagnoseReport, diagnose_table};
 
 /// One consistent read of a deployment and the verdict on it.
 pub struct Diagnosis {
-    pub snapshot: Snapshot,
+    pub snapshot: DeploymentSnapshot,
     pub verdict: Verdict,
     pub fingerprint: String,
 }
@@ -27,14 +26,9 @@ pub fn diagnose(
     events_limit: Option<usize>,
     policy: &Policy,
 ) -> Result<Diagnosis> {
-    let mut tx = snapshot::read_only_snapshot(client)?;
-    let id = resolve::resolve(&mut tx, deployment)?;
-    let snapshot = snapshot::load(&mut tx, id, events_limit, Mode::Plain)
-        .with_context(|| format!("diagnosing deployment {id}"))?;
-    // Nothing was written; ending the transaction either way is the same.
-    tx.rollback()?;
-    let verdict = verdict::assess(&snapshot, policy);
-    let fingerprint = verdict::fingerprint(&snapshot);
+    let snapshot = db::snapshot::read(client, deployment, events_limit)?;
+    let verdict = decide::assess(&snapshot, policy);
+    let fingerprint = decide::fingerprint(&snapshot);
     Ok(Diagnosis {
         snapshot,
         verdict,
@@ -42,30 +36,28 @@ pub fn diagnose(
     })
 }
 
-pub fn run(args: &DiagnoseArgs, global: &GlobalArgs, out: &Output) -> Result<ExitCode> {
-    let settings = Settings::from_options(&global.connect_options())?;
-    let mut client = super::connect(&settings, crate::connect::DEFAULT_LOCK_TIMEOUT)?;
-    let policy = Policy {
-        stale_after: args.stale_after,
-    };
+pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
+    let mut client = ctx.connect_for_reading()?;
+    let policy = args.staleness.policy();
     // The table shows the last N events; JSON carries the whole trail.
-    let limit = if out.json() { None } else { Some(args.events) };
-    let d = diagnose(&mut client, &args.deployment, limit, &policy)?;
-    if out.json() {
-        output::print_json(&DiagnoseReport::new(
-            &d.snapshot,
-            &d.verdict,
-            &d.fingerprint,
-            &policy,
-        ))?;
+    let limit = if ctx.output.json() {
+        None
     } else {
-        output::print(&render::diagnose_table(
-            out,
-            &d.snapshot,
-            &d.verdict,
-            &d.fingerprint,
-            &policy,
-        ))?;
-    }
+        Some(args.events)
+    };
+    let d = diagnose(&mut client, &args.deployment, limit, &policy)?;
+    super::print(
+        ctx,
+        &DiagnoseReport::new(&d.snapshot, &d.verdict, &d.fingerprint, &policy),
+        || {
+            diagnose_table(
+                &ctx.output,
+                &d.snapshot,
+                &d.verdict,
+                &d.fingerprint,
+                &policy,
+            )
+        },
+    )?;
     Ok(ExitCode::Done)
 }

@@ -11,7 +11,7 @@ use clap_complete::Shell;
 use crate::cli::{Cli, GenerateArgs};
 use crate::exit::ExitCode;
 
-pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+pub fn run(_ctx: &super::Context, args: &GenerateArgs) -> Result<ExitCode> {
     write_all(&args.out_dir)?;
     Ok(ExitCode::Done)
 }

@@ -9,8 +9,9 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use postgres::{Client, NoTls};
-use pushleft_controller::cluster::{self, Cluster, ClusterOptions};
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
+use pushleft_controller::testing;
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair, KeyUsagePurpose,
 };
@@ -97,8 +98,8 @@ fn tls_server() -> &'static TlsServer {
         let key_path = cluster.base_dir().join("server.key");
         fs::write(&cert_path, server_cert.pem()).unwrap();
         fs::write(&key_path, server_key.serialize_pem()).unwrap();
-        cluster::hand_to_server(&cluster, &cert_path, 0o600).unwrap();
-        cluster::hand_to_server(&cluster, &key_path, 0o600).unwrap();
+        testing::hand_to_server(&cluster, &cert_path, 0o600).unwrap();
+        testing::hand_to_server(&cluster, &key_path, 0o600).unwrap();
         let certs = tempfile::tempdir().unwrap();
         fs::write(certs.path().join("root.crt"), root.pem()).unwrap();
         fs::write(certs.path().join("other-ca.crt"), other.pem()).unwrap();
@@ -114,7 +115,7 @@ fn tls_server() -> &'static TlsServer {
         ] {
             admin.batch_execute(&statement).unwrap();
         }
-        admin.batch_execute(schema::SCHEMA).unwrap();
+        admin.batch_execute(sql::scripts::SCHEMA.text).unwrap();
         // The reload is asynchronous: wait until new sessions see ssl = on.
         let mut on = false;
         for _ in 0..100 {

@@ -3,7 +3,7 @@
 //! gateway, the reaper, the teardown driver and the agents' liveness rule.
 
 use postgres::Client;
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
 use uuid::Uuid;
 
 use crate::clock::rebase_to_now;
@@ -30,7 +30,7 @@ pub fn control_plane_db() -> (TestDb, Client) {
     let mut client = db.client();
     rebase_to_now(&mut client);
     client
-        .batch_execute(schema::CONTROL_PLANE)
+        .batch_execute(sql::scripts::CONTROL_PLANE.text)
         .expect("loading sql/control_plane.sql");
     (db, client)
 }

@@ -2,8 +2,9 @@
 
 use postgres::error::SqlState;
 use pushleft_controller::commands::diagnose;
-use pushleft_controller::snapshot::{self, Mode};
-use pushleft_controller::verdict::Policy;
+use pushleft_controller::db::session;
+use pushleft_controller::db::snapshot::{self, Mode};
+use pushleft_controller::decide::Policy;
 use uuid::Uuid;
 
 use crate::support::{TestDb, scenario};
@@ -271,7 +272,7 @@ fn the_snapshot_is_one_instant() {
     let mut client = db.client();
     let mut other = db.client();
     let id = Uuid::parse_str(&scenario(1)).unwrap();
-    let mut tx = snapshot::read_only_snapshot(&mut client).unwrap();
+    let mut tx = session::read_only(&mut client).unwrap();
     let before = snapshot::load(&mut tx, id, None, Mode::Plain).unwrap();
     assert_eq!(before.snapshot.isolation, "repeatable read");
     assert!(before.snapshot.read_only);
@@ -308,7 +309,7 @@ fn the_snapshot_is_one_instant() {
 fn the_diagnosis_transaction_refuses_writes() {
     let db = TestDb::scenarios();
     let mut client = db.client();
-    let mut tx = snapshot::read_only_snapshot(&mut client).unwrap();
+    let mut tx = session::read_only(&mut client).unwrap();
     let err = tx
         .execute("UPDATE deployments SET status = 'failed'", &[])
         .expect_err("a write inside diagnose's transaction");

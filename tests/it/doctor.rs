@@ -1,7 +1,7 @@
 //! `doctor`: all ok on the reference schema, fail (exit 4) without the
 //! protecting triggers or with an incompatible schema, never writes.
 
-use pushleft_controller::schema_check;
+use pushleft_controller::db::schema_check;
 
 use crate::support::{Run, TestDb};
 

@@ -4,8 +4,8 @@
 //! scans sequentially has no index to use. (The benchmark checks the real
 //! plans at production size.)
 
-use pushleft_controller::plans;
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
+use pushleft_controller::testing::plans;
 use uuid::Uuid;
 
 use crate::support::TestDb;
@@ -14,7 +14,9 @@ use crate::support::TestDb;
 fn every_statement_is_index_backed() {
     let db = TestDb::empty();
     let mut client = db.client();
-    client.batch_execute(schema::BENCH_GENERATOR).unwrap();
+    client
+        .batch_execute(sql::scripts::BENCH_GENERATE.text)
+        .unwrap();
     let counts = client
         .query("SELECT * FROM bench.generate(0.01)", &[])
         .unwrap();

@@ -3,8 +3,9 @@
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use pushleft_controller::commands::fail_safely::{self, Audit, Request};
-use pushleft_controller::verdict::{Path, Policy};
+use pushleft_controller::db::transition::{self as fail_safely, Audit, Request};
+use pushleft_controller::decide::Policy;
+use pushleft_controller::model::BreakGlassPath as Path;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -526,9 +527,12 @@ fn a_concurrent_dispatcher_never_ends_failed_with_earlier_dispatch() {
         let mut client = db.client();
         barrier.wait();
         std::thread::sleep(Duration::from_micros((i as u64 * 251) % 3_000));
-        let outcome =
-            fail_safely::execute(&mut client, &request(&deployment.to_string(), "INC-race"))
-                .expect("fail-safely decides one of the two paths");
+        let outcome = fail_safely::execute(
+            &mut client,
+            &request(&deployment.to_string(), "INC-race"),
+            &mut |_| {},
+        )
+        .expect("fail-safely decides one of the two paths");
         let (changed, seen_by_dispatcher) = dispatcher.join().unwrap();
         assert!(
             changed == 1 || matches!(dispatch, Dispatch::ActiveNode),

@@ -297,13 +297,13 @@ fn fleet_list_is_index_backed_on_a_large_fleet() {
              ANALYZE;",
         )
         .unwrap();
-    let query = include_str!("../../sql/fleet_list.sql");
+    let query = include_str!("../../sql/fleet/list.sql");
     let plan: String = client
         .query(
             &format!("EXPLAIN {query}"),
             &[&None::<String>, &None::<String>, &false, &120_000_i64],
         )
-        .expect("EXPLAIN of sql/fleet_list.sql")
+        .expect("EXPLAIN of sql/fleet/list.sql")
         .iter()
         .map(|row| row.get::<_, String>(0))
         .collect::<Vec<_>>()

@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use postgres::{Client, NoTls};
-use pushleft_controller::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
 
 /// The template with the reference schema only.
 const SCHEMA_TEMPLATE: &str = "pushleft_tmpl_schema";
@@ -103,11 +103,11 @@ fn create_templates(server: &Server) {
         let mut client =
             Client::connect(&conninfo_for(server, &name), NoTls).expect("connecting to a template");
         client
-            .batch_execute(schema::SCHEMA)
+            .batch_execute(sql::scripts::SCHEMA.text)
             .expect("loading sql/schema.sql");
         if with_scenarios {
             client
-                .batch_execute(schema::SCENARIOS)
+                .batch_execute(sql::sandbox::SCENARIOS.text)
                 .expect("loading sql/sandbox/scenarios.sql");
         }
     }

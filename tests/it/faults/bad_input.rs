@@ -2,10 +2,10 @@
 //! code, a message that says what to do, no panic or backtrace, no password
 //! in the output, and nothing written.
 
-use pushleft_controller::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::commands::fail_safely::{MAX_REASON, validate_reason};
+use pushleft_controller::db::sql;
+use pushleft_controller::decide::input::{MAX_REASON, validate_reason};
 use pushleft_controller::exit::{self, ExitCode};
-use pushleft_controller::schema;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
 
 use super::assert_clean;
 use crate::support::{Run, TestDb, bin, scenario};
@@ -521,8 +521,8 @@ fn a_wrong_password_fails_clearly_and_is_never_printed() {
         .unwrap();
     let mut control =
         postgres::Client::connect(&cluster.conninfo("control"), postgres::NoTls).unwrap();
-    control.batch_execute(schema::SCHEMA).unwrap();
-    control.batch_execute(schema::SCENARIOS).unwrap();
+    control.batch_execute(sql::scripts::SCHEMA.text).unwrap();
+    control.batch_execute(sql::sandbox::SCENARIOS.text).unwrap();
     let url = |password: &str| {
         format!(
             "postgresql://{user}:{password}@/control?host={}&port={}",

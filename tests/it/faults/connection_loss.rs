@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use postgres::NoTls;
-use pushleft_controller::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
 
 use super::{assert_clean, finish, piped, tool_backend};
 use crate::support::{Run, TestDb, bin, scenario};
@@ -127,8 +127,8 @@ fn wait_when_the_server_stops_and_comes_back() {
     admin.batch_execute("CREATE DATABASE control").unwrap();
     drop(admin);
     let mut control = postgres::Client::connect(&cluster.conninfo("control"), NoTls).unwrap();
-    control.batch_execute(schema::SCHEMA).unwrap();
-    control.batch_execute(schema::SCENARIOS).unwrap();
+    control.batch_execute(sql::scripts::SCHEMA.text).unwrap();
+    control.batch_execute(sql::sandbox::SCENARIOS.text).unwrap();
     let url = cluster.url("control");
 
     let mut cmd = piped(bin());

@@ -6,10 +6,11 @@
 use chrono::{TimeZone, Utc};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use pushleft_controller::snapshot::{
-    Deployment, Instance, Job, JobResult, Node, Snapshot, SnapshotInfo,
+use pushleft_controller::decide::{self as verdict, Policy};
+use pushleft_controller::model::{
+    Deployment, DeploymentSnapshot as Snapshot, DeploymentStatus, Instance, Job, JobResult, Node,
+    ReadInfo as SnapshotInfo,
 };
-use pushleft_controller::verdict::{self, DeploymentStatus, Policy};
 use uuid::Uuid;
 
 use crate::support::TestDb;
@@ -120,11 +121,11 @@ fn snapshot_of(s: &State) -> Snapshot {
         id,
         name: name.to_string(),
         pool: "edge".to_string(),
-        status: if live { "online" } else { "offline" }.to_string(),
+        status: if live { "online" } else { "offline" }.into(),
         schedulable: live,
         slots: 4,
         last_seen_at: Some(now - chrono::Duration::seconds(if live { 5 } else { 10_000 })),
-        heartbeat_age_seconds: Some(if live { 5.0 } else { 10_000.0 }),
+        heartbeat_age_seconds: Some(if live { 5 } else { 10_000 }),
     };
     let mut jobs = Vec::new();
     let mut results = Vec::new();
@@ -132,8 +133,8 @@ fn snapshot_of(s: &State) -> Snapshot {
         let id = Uuid::from_u128(0x100 + n as u128);
         jobs.push(Job {
             id,
-            kind: j.kind.to_string(),
-            status: j.status.to_string(),
+            kind: j.kind.into(),
+            status: j.status.into(),
             target_node_id: j.target.map(node_id),
             attempt: 1,
             max_attempts: 3,
@@ -151,10 +152,10 @@ fn snapshot_of(s: &State) -> Snapshot {
                 id: Uuid::from_u128(0x200 + (n * 10 + r) as u128),
                 job_id: id,
                 reported_at: now,
-                kind: j.kind.to_string(),
+                kind: j.kind.into(),
                 node_id: LIVE_NODE,
                 attempt: 1,
-                outcome: "failed".to_string(),
+                outcome: "failed".into(),
                 output: serde_json::json!({}),
             });
         }
@@ -171,7 +172,7 @@ fn snapshot_of(s: &State) -> Snapshot {
         deployment: Deployment {
             id: Uuid::from_u128(0xd1),
             org_id: Uuid::from_u128(0xc1),
-            status: s.status.to_string(),
+            status: s.status.into(),
             created_at: now - chrono::Duration::hours(1),
             updated_at: now - chrono::Duration::hours(1),
         },
@@ -188,7 +189,7 @@ fn snapshot_of(s: &State) -> Snapshot {
             .map(|(n, i)| Instance {
                 id: Uuid::from_u128(0x300 + n as u128),
                 role_name: "web".to_string(),
-                status: i.status.to_string(),
+                status: i.status.into(),
                 active_node_id: i.node.map(node_id),
                 generation: 1,
             })
@@ -212,7 +213,7 @@ proptest! {
         prop_assert_eq!(verdict.path.as_str(), spec_path(&s), "{:?}", s);
         prop_assert_eq!(verdict.dispatched, spec_dispatched(&s), "{:?}", s);
         prop_assert_eq!(
-            verdict::decide_path(DeploymentStatus::parse(s.status), verdict.dispatched),
+            verdict::decide_path(&DeploymentStatus::parse(s.status), verdict.dispatched),
             verdict.path
         );
         // Evidence exactly when dispatched.

@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use postgres::NoTls;
-use pushleft_controller::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::schema;
+use pushleft_controller::db::sql;
+use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
 
 use super::assert_clean;
 use crate::support::{Run, bin, scenario};
@@ -28,8 +28,8 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
     let mut admin = postgres::Client::connect(&primary.conninfo("postgres"), NoTls).unwrap();
     admin.batch_execute("CREATE DATABASE control").unwrap();
     let mut control = postgres::Client::connect(&primary.conninfo("control"), NoTls).unwrap();
-    control.batch_execute(schema::SCHEMA).unwrap();
-    control.batch_execute(schema::SCENARIOS).unwrap();
+    control.batch_execute(sql::scripts::SCHEMA.text).unwrap();
+    control.batch_execute(sql::sandbox::SCENARIOS.text).unwrap();
 
     let standby = Cluster::start_standby_of(&primary).expect("starting a hot standby");
     // A transaction after the base backup, so the standby has a replay

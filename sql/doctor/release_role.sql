@@ -1,0 +1,3 @@
+-- The role could be assumed: back to ourselves, keep going.
+RESET ROLE;
+RELEASE SAVEPOINT doctor_role

@@ -1,0 +1,2 @@
+-- The sandbox's own database, in its private throwaway cluster.
+CREATE DATABASE sandbox

@@ -1,0 +1,15 @@
+//! Everything that talks to PostgreSQL: the SQL registry, the read
+//! snapshot, the fleet-wide scans, the guarded transition, the schema and
+//! `doctor` checks. Statements come from [`sql`] only, with bound
+//! parameters only; rows come back as `model` types.
+
+pub mod connect;
+pub mod doctor;
+pub mod fleet;
+pub mod resolve;
+pub mod schema_check;
+pub mod session;
+pub mod snapshot;
+pub mod sql;
+pub mod stuck;
+pub mod transition;

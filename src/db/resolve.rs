@@ -1,0 +1,132 @@
+//! Deployment ids on the command line: a full UUID, or a unique prefix of at
+//! least 4 hex digits (as Nomad does). The prefix becomes a UUID range so the
+//! lookup is an index range scan, not a text LIKE over every id.
+
+use anyhow::{Context, Result};
+use postgres::GenericClient;
+use uuid::Uuid;
+
+use crate::db::sql;
+use crate::exit;
+
+const MIN_PREFIX: usize = 4;
+
+/// What the operator typed, understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdQuery {
+    Full(Uuid),
+    /// The inclusive range of UUIDs starting with the prefix.
+    Prefix {
+        prefix: String,
+        low: Uuid,
+        high: Uuid,
+    },
+}
+
+/// Parses an id or prefix; malformed input is exit 2.
+pub fn parse(text: &str) -> Result<IdQuery> {
+    let trimmed = text.trim();
+    if let Ok(id) = Uuid::parse_str(trimmed) {
+        return Ok(IdQuery::Full(id));
+    }
+    let hex: String = trimmed.chars().filter(|c| *c != '-').collect();
+    let shown = if trimmed.chars().count() > 40 {
+        format!("{}…", trimmed.chars().take(40).collect::<String>())
+    } else {
+        trimmed.to_string()
+    };
+    if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) || hex.len() > 32 {
+        return Err(exit::usage(format!(
+            "`{}` is not a deployment id: give a full UUID or a unique prefix of at least {MIN_PREFIX} hex digits (e.g. d0000001)",
+            shown.escape_debug()
+        )));
+    }
+    if hex.len() < MIN_PREFIX {
+        return Err(exit::usage(format!(
+            "`{shown}` is too short: give at least {MIN_PREFIX} hex digits of the deployment id"
+        )));
+    }
+    let hex = hex.to_ascii_lowercase();
+    let pad = |fill: char| {
+        let mut full = hex.clone();
+        while full.len() < 32 {
+            full.push(fill);
+        }
+        Uuid::parse_str(&full)
+    };
+    let (Ok(low), Ok(high)) = (pad('0'), pad('f')) else {
+        return Err(exit::usage(format!("`{shown}` is not a deployment id")));
+    };
+    Ok(IdQuery::Prefix {
+        prefix: hex,
+        low,
+        high,
+    })
+}
+
+/// Resolves an id or prefix to exactly one existing deployment: unknown is
+/// exit 3, an ambiguous prefix exit 2 with the candidates.
+pub fn resolve(client: &mut impl GenericClient, text: &str) -> Result<Uuid> {
+    let (low, high, prefix) = match parse(text)? {
+        IdQuery::Full(id) => (id, id, None),
+        IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
+    };
+    let rows = client
+        .query(sql::RESOLVE_DEPLOYMENT.text, &[&low, &high])
+        .context("looking up the deployment id")?;
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
+    match (ids.as_slice(), prefix) {
+        ([id], _) => Ok(*id),
+        ([], None) => Err(exit::not_found(format!(
+            "deployment {low} does not exist (check the id, and that DATABASE_URL points at the right control plane)"
+        ))),
+        ([], Some(prefix)) => Err(exit::not_found(format!(
+            "no deployment id starts with `{prefix}` (check the id, and that DATABASE_URL points at the right control plane)"
+        ))),
+        (many, prefix) => {
+            let shown: Vec<String> = many.iter().take(10).map(|id| format!("  {id}")).collect();
+            let more = if many.len() > 10 { "\n  …" } else { "" };
+            Err(exit::usage(format!(
+                "`{}` is ambiguous; it matches:\n{}{more}\ngive more digits",
+                prefix.unwrap_or_default(),
+                shown.join("\n")
+            )))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_ids_and_prefixes() {
+        let full = "d0000001-0000-4000-8000-000000000001";
+        assert_eq!(
+            parse(full).unwrap(),
+            IdQuery::Full(Uuid::parse_str(full).unwrap())
+        );
+        match parse("D000-0001").unwrap() {
+            IdQuery::Prefix { prefix, low, high } => {
+                assert_eq!(prefix, "d0000001");
+                assert_eq!(low.to_string(), "d0000001-0000-0000-0000-000000000000");
+                assert_eq!(high.to_string(), "d0000001-ffff-ffff-ffff-ffffffffffff");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn malformed_ids_are_usage_errors() {
+        for bad in [
+            "",
+            "abc",
+            "xyz1234",
+            "d0000001'; drop table jobs; --",
+            "0123456789abcdef0123456789abcdef0",
+        ] {
+            let err = parse(bad).unwrap_err();
+            assert_eq!(exit::code_for(&err), exit::ExitCode::Usage, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! What a failed transition tells the operator: which conflicts are retried,
+//! and database errors turned into sentences with a next step.
+
+use postgres::error::SqlState;
+use uuid::Uuid;
+
+use super::{MAX_ATTEMPTS, Request};
+use crate::exit::{self, Lost};
+
+/// COMMIT failed: whether the change is in effect is unknown.
+#[derive(Debug)]
+pub struct CommitFailed {
+    pub deployment: Uuid,
+    pub source: postgres::Error,
+}
+
+impl std::fmt::Display for CommitFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "committing the change to deployment {}", self.deployment)
+    }
+}
+
+impl std::error::Error for CommitFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The session ended under us (terminated, server stopped): say whether
+/// anything can have been written, and that rerunning is safe.
+pub fn explain_lost_connection(err: anyhow::Error, request: &Request) -> anyhow::Error {
+    if let Some(commit) = err.chain().find_map(|c| c.downcast_ref::<CommitFailed>()) {
+        let id = commit.deployment;
+        return exit::explain_lost(
+            err,
+            Lost {
+                doing: &format!("committing the change to deployment {id}"),
+                written: ": it may or may not have been written",
+                next: &format!(
+                    "rerun the same command (same --reason, same --idempotency-key): if the \
+                     change was committed it reports it without writing again, otherwise it \
+                     applies it now. `pushleft-controller diagnose {id}` shows the current state"
+                ),
+            },
+        );
+    }
+    exit::explain_lost(
+        err,
+        Lost {
+            doing: &format!(
+                "fail-safely was working on deployment {}",
+                request.deployment
+            ),
+            written: ". The transaction never committed, so the server rolled it back: nothing \
+                      was written",
+            next: "check that the database is up (`pushleft-controller doctor`), then rerun \
+                   the same command; it decides again from the current state",
+        },
+    )
+}
+
+fn db_error(err: &anyhow::Error) -> Option<&postgres::error::DbError> {
+    err.chain()
+        .find_map(|c| c.downcast_ref::<postgres::Error>())?
+        .as_db_error()
+}
+
+/// The conflicts the whole transaction is retried on.
+pub fn retryable(err: &anyhow::Error) -> Option<&'static str> {
+    let db = db_error(err)?;
+    let code = db.code();
+    if *code == SqlState::T_R_SERIALIZATION_FAILURE {
+        Some("serialization failure")
+    } else if *code == SqlState::T_R_DEADLOCK_DETECTED {
+        Some("deadlock")
+    } else if *code == SqlState::UNIQUE_VIOLATION
+        && db.constraint() == Some("deployment_events_deployment_sequence")
+    {
+        Some("event sequence taken")
+    } else {
+        None
+    }
+}
+
+/// Turns the database errors an operator can act on into sentences.
+pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error {
+    let Some(db) = db_error(&err) else {
+        return err;
+    };
+    let code = db.code().clone();
+    let message = db.message().to_string();
+    let id = &request.deployment;
+    if code == SqlState::LOCK_NOT_AVAILABLE {
+        return exit::conflict(format!(
+            "another transaction holds deployment {id} (or one of its jobs or instances) and did not let go within {}; nothing was written. Retry in a moment, or raise --lock-timeout",
+            crate::duration::human(request.lock_timeout.as_secs() as i64).replace("0s", "<1s")
+        ));
+    }
+    if retryable(&err).is_some() {
+        return exit::conflict(format!(
+            "deployment {id}: the transaction kept conflicting with concurrent changes ({message}) after {MAX_ATTEMPTS} attempts; nothing was written. Re-diagnose and retry"
+        ));
+    }
+    if code == SqlState::INSUFFICIENT_PRIVILEGE {
+        let role = request
+            .role
+            .as_deref()
+            .map(|r| format!(" (running as role {r})"))
+            .unwrap_or_default();
+        return err.context(format!(
+            "permission denied{role}: {message}. fail-safely needs SELECT on the tables it reads, \
+             SELECT ... FOR UPDATE and UPDATE on deployments, jobs and application_instances, and \
+             INSERT on deployment_events; run with --role set to the owner role or grant these. \
+             Nothing was written"
+        ));
+    }
+    if code == SqlState::INVALID_PARAMETER_VALUE
+        && let Some(role) = &request.role
+    {
+        return err.context(format!(
+            "cannot run as role {role}: {message}. Check the role name; nothing was written"
+        ));
+    }
+    err
+}

@@ -1,0 +1,189 @@
+//! `fail-safely`'s guarded transition (SPEC.md "The break-glass decision",
+//! steps 1-8), the only place the tool writes.
+//!
+//! One transaction: lock the deployment, its jobs and its instances; decide
+//! from what is read under those locks (with the same pure verdict function
+//! `diagnose` uses); apply the runbook's UPDATE (exactly one row); append the
+//! event (sequence = max + 1) with the audit; prove with the per-transaction
+//! tuple counters that nothing else changed; then COMMIT — or roll back and
+//! say why. A replay with the same idempotency key writes nothing and
+//! reports the first run's outcome.
+
+mod attempt;
+mod errors;
+mod replay;
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use postgres::Client;
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::{schema_check, sql};
+use crate::decide::{Evidence, Finding, Policy};
+use crate::exit;
+use crate::model::{BreakGlassPath, DeploymentStatus};
+
+/// How often the whole transaction is retried on a serialization failure,
+/// a deadlock or a (deployment_id, sequence) unique violation.
+const MAX_ATTEMPTS: u32 = 5;
+
+/// Everything one run needs, validated.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Id or unique prefix.
+    pub deployment: String,
+    /// Trimmed, validated.
+    pub reason: String,
+    /// `None`: derived from the deployment and the reason.
+    pub idempotency_key: Option<String>,
+    pub dry_run: bool,
+    pub expect_path: Option<BreakGlassPath>,
+    pub expect_fingerprint: Option<String>,
+    pub role: Option<String>,
+    pub lock_timeout: Duration,
+    pub policy: Policy,
+    pub audit: Audit,
+}
+
+/// Who runs this, from where, with what.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    pub os_user: String,
+    pub host: String,
+    pub tool: String,
+}
+
+impl Audit {
+    pub fn of_this_process() -> Audit {
+        Audit {
+            os_user: crate::db::connect::os_user(),
+            host: nix::unistd::gethostname()
+                .ok()
+                .and_then(|h| h.into_string().ok())
+                .unwrap_or_else(|| "unknown".to_string()),
+            tool: crate::db::connect::APPLICATION_NAME.to_string(),
+        }
+    }
+}
+
+/// The event written (or that would be written, in a dry run).
+#[derive(Debug, Clone, Serialize)]
+pub struct EventOut {
+    pub id: Uuid,
+    pub sequence: i64,
+    pub kind: String,
+    pub payload: Value,
+    pub occurred_at: DateTime<Utc>,
+}
+
+/// The result of a run (the `--output json` document).
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub deployment_id: Uuid,
+    pub path: BreakGlassPath,
+    /// The state change is in effect (by this run, or by the earlier run a
+    /// replay found). False for a dry run.
+    pub applied: bool,
+    /// An earlier run with the same idempotency key did it; this run wrote
+    /// nothing.
+    pub replayed: bool,
+    pub dry_run: bool,
+    pub previous_status: DeploymentStatus,
+    pub new_status: DeploymentStatus,
+    pub event: EventOut,
+    pub idempotency_key: String,
+    /// Of the state read under the locks (not for a replay).
+    pub fingerprint: Option<String>,
+    pub evidence: Vec<Evidence>,
+    pub findings: Vec<Finding>,
+    pub next_command: String,
+}
+
+/// The status a path sets, for the outcome ("" for no path).
+fn new_status(path: BreakGlassPath) -> DeploymentStatus {
+    path.new_status()
+        .unwrap_or_else(|| DeploymentStatus::Unknown(String::new()))
+}
+
+/// Runs the guarded transaction, retrying the whole of it a bounded number
+/// of times on conflicts that are safe to retry. `on_retry` hears about each
+/// retry (the command shows it to the operator).
+pub fn execute(
+    client: &mut Client,
+    request: &Request,
+    on_retry: &mut dyn FnMut(&str),
+) -> Result<Outcome> {
+    execute_checked(client, request, on_retry)
+        .map_err(|err| errors::explain_lost_connection(err, request))
+}
+
+fn execute_checked(
+    client: &mut Client,
+    request: &Request,
+    on_retry: &mut dyn FnMut(&str),
+) -> Result<Outcome> {
+    refuse_on_standby(client)?;
+    // Fail closed: without the triggers that protect the audit trail, or
+    // with a schema this tool does not know, write nothing.
+    let report = schema_check::check(client)
+        .context("checking the schema and the protecting triggers before writing")?;
+    if !report.ok() {
+        return Err(exit::refused(format!(
+            "this database does not look like the one fail-safely is built for, so it writes nothing:\n  {}\nRun `pushleft-controller doctor` for the full check",
+            report.problems().join("\n  ")
+        )));
+    }
+    let mut attempt = 1;
+    loop {
+        let err = match attempt::attempt_once(client, request) {
+            Ok(outcome) => return Ok(outcome),
+            Err(err) => err,
+        };
+        // Ctrl-C during the transaction: whatever else went wrong
+        // afterwards (a lock wait running out, say), it was rolled back.
+        if crate::interrupt::interrupted() {
+            return Err(exit::interrupted(format!(
+                "interrupted while working on deployment {}: the transaction was rolled back, nothing was written",
+                request.deployment
+            )));
+        }
+        match errors::retryable(&err) {
+            Some(code) if attempt < MAX_ATTEMPTS => {
+                on_retry(&format!(
+                    "conflict ({code}); retrying the whole transaction ({attempt}/{MAX_ATTEMPTS})"
+                ));
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(20 * u64::from(attempt)));
+            }
+            _ => return Err(errors::explain_db_error(err, request)),
+        }
+    }
+}
+
+/// Step 8: a standby cannot take the write; name the primary when the
+/// standby says where it replicates from (host and port only:
+/// primary_conninfo can hold a password).
+fn refuse_on_standby(client: &mut Client) -> Result<()> {
+    let in_recovery: bool = client
+        .query_one(sql::session::IN_RECOVERY.text, &[])
+        .context("asking the server whether it is a standby")?
+        .get(0);
+    if !in_recovery {
+        return Ok(());
+    }
+    let primary = client
+        .query_one(sql::session::PRIMARY_CONNINFO.text, &[])
+        .ok()
+        .and_then(|row| row.get::<_, Option<String>>(0))
+        .and_then(|conninfo| crate::db::connect::primary_from_conninfo(&conninfo))
+        .map(|p| format!(" ({p}, from this standby's primary_conninfo)"))
+        .unwrap_or_default();
+    Err(exit::refused(format!(
+        "this server is a standby (read-only replica, in recovery): fail-safely must run \
+         against the primary{primary}. Point DATABASE_URL at the primary and rerun; nothing was written"
+    )))
+}

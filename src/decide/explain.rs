@@ -1,0 +1,147 @@
+//! The verdict in words (a headline and the reason for the path) and the
+//! one rule for what an operator runs next.
+
+use uuid::Uuid;
+
+use crate::duration::human;
+use crate::model::{BreakGlassPath, DeploymentStatus};
+
+use super::evidence::Evidence;
+use super::verdict::Assessment;
+
+/// Who suggests the next step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asker {
+    /// A verdict after a full diagnosis: it knows whether acting is right.
+    Verdict,
+    /// A row of a fleet-wide scan: it has not looked closely, so where no
+    /// path applies it points at `diagnose` for the whole picture.
+    Scan,
+}
+
+/// The next command for a deployment, the same rule everywhere:
+/// a path applies → `fail-safely` (except after a full diagnosis of a
+/// running deployment, which is not stuck); a teardown already queued →
+/// `wait`; otherwise a scan points at `diagnose` and a verdict says nothing.
+pub fn next_command(
+    path: BreakGlassPath,
+    status: &DeploymentStatus,
+    id: Uuid,
+    asker: Asker,
+) -> Option<String> {
+    let tool = "pushleft-controller";
+    match (path, asker) {
+        (BreakGlassPath::TeardownRequested, Asker::Verdict)
+            if *status == DeploymentStatus::Running =>
+        {
+            None
+        }
+        (BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested, _) => Some(format!(
+            "{tool} fail-safely {id} --reason \"<ticket and reason>\""
+        )),
+        (BreakGlassPath::None, Asker::Scan) => Some(format!("{tool} diagnose {id}")),
+        (BreakGlassPath::None, Asker::Verdict) if *status == DeploymentStatus::TeardownQueued => {
+            Some(format!("{tool} wait {id}"))
+        }
+        (BreakGlassPath::None, Asker::Verdict) => None,
+    }
+}
+
+fn dispatched_text(evidence: &[Evidence]) -> String {
+    format!(
+        "dispatched: {}",
+        evidence
+            .iter()
+            .map(|e| e.detail.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    )
+}
+
+/// The headline (what is wrong, one line) and the reason for the path.
+pub fn explain(a: &Assessment, evidence: &[Evidence]) -> (String, String) {
+    let status = &a.s.deployment.status;
+    let state = format!("{status} for {}", human(a.quiet_for));
+    match a.path {
+        BreakGlassPath::OperatorFailed => (
+            format!("operator_failed: {state}, nothing was ever dispatched — mark it failed"),
+            "no job has a target node, a lease or an agent result, and no instance is active on a node"
+                .to_string(),
+        ),
+        BreakGlassPath::TeardownRequested if *status == DeploymentStatus::Running => (
+            "not stuck: running; if it must go anyway, the break-glass path is teardown_requested (the same state change as `pl down`)"
+                .to_string(),
+            dispatched_text(evidence),
+        ),
+        BreakGlassPath::TeardownRequested => (
+            format!(
+                "teardown_requested: {}, and something was dispatched — request a teardown",
+                if status.in_flight() { state } else { status.to_string() }
+            ),
+            dispatched_text(evidence),
+        ),
+        BreakGlassPath::None => {
+            let why = nothing_to_do(status, a.dispatched);
+            (format!("nothing to do: {why}"), why)
+        }
+    }
+}
+
+fn nothing_to_do(status: &DeploymentStatus, dispatched: bool) -> String {
+    match status {
+        DeploymentStatus::Failed => "it is already failed".to_string(),
+        DeploymentStatus::TeardownQueued => {
+            "its teardown is already queued; follow it with `wait`".to_string()
+        }
+        DeploymentStatus::Destroyed => "it is already destroyed".to_string(),
+        DeploymentStatus::Unknown(text) => {
+            format!("its status `{text}` is unknown to this tool")
+        }
+        _ if !dispatched => {
+            format!("it is {status} and nothing was dispatched: neither break-glass path applies")
+        }
+        _ => "neither break-glass path applies".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_rule_for_the_next_command() {
+        let id = Uuid::from_u128(7);
+        let fail = Some(format!(
+            "pushleft-controller fail-safely {id} --reason \"<ticket and reason>\""
+        ));
+        let running = DeploymentStatus::Running;
+        let queued = DeploymentStatus::Queued;
+        let teardown = DeploymentStatus::TeardownQueued;
+        use BreakGlassPath::*;
+        assert_eq!(
+            next_command(OperatorFailed, &queued, id, Asker::Verdict),
+            fail
+        );
+        assert_eq!(next_command(OperatorFailed, &queued, id, Asker::Scan), fail);
+        assert_eq!(
+            next_command(TeardownRequested, &running, id, Asker::Verdict),
+            Option::None
+        );
+        assert_eq!(
+            next_command(TeardownRequested, &running, id, Asker::Scan),
+            fail
+        );
+        assert_eq!(
+            next_command(None, &teardown, id, Asker::Verdict),
+            Some(format!("pushleft-controller wait {id}"))
+        );
+        assert_eq!(
+            next_command(None, &teardown, id, Asker::Scan),
+            Some(format!("pushleft-controller diagnose {id}"))
+        );
+        assert_eq!(
+            next_command(None, &running, id, Asker::Verdict),
+            Option::None
+        );
+    }
+}

@@ -1,0 +1,29 @@
+//! The decisions, as pure functions over typed rows: no database, no
+//! screen, unit-tested on their own. `diagnose`, `fail-safely` (under its
+//! row locks), `stuck` and `wait` all decide with these and nothing else.
+
+pub mod evidence;
+pub mod explain;
+pub mod findings;
+pub mod fingerprint;
+pub mod guard;
+pub mod input;
+pub mod path;
+pub mod policy;
+pub mod progress;
+pub mod verdict;
+
+use chrono::{DateTime, Utc};
+
+pub use evidence::{Evidence, dispatch_evidence};
+pub use explain::{Asker, next_command};
+pub use fingerprint::fingerprint;
+pub use path::decide_path;
+pub use policy::{Policy, STUCK_AFTER};
+pub use progress::{Progress, progress};
+pub use verdict::{Finding, LastEvent, Severity, Verdict, assess};
+
+/// Whole seconds from `then` to `now` (negative when `then` is later).
+fn seconds_between(now: DateTime<Utc>, then: DateTime<Utc>) -> i64 {
+    (now - then).num_seconds()
+}

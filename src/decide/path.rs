@@ -1,0 +1,59 @@
+//! SPEC's decision table: which break-glass path a deployment gets.
+
+use crate::model::{BreakGlassPath, DeploymentStatus};
+
+/// SPEC's decision table, exactly:
+///
+/// | status                           | dispatched | path               |
+/// |----------------------------------|------------|--------------------|
+/// | queued, building, deploying      | no         | operator_failed    |
+/// | anything but teardown_queued, destroyed | yes | teardown_requested |
+/// | otherwise                        | -          | none               |
+///
+/// An unknown status (schema drift in a live database) decides `none`.
+pub fn decide_path(status: &DeploymentStatus, dispatched: bool) -> BreakGlassPath {
+    use DeploymentStatus::*;
+    match (status, dispatched) {
+        (Unknown(_), _) => BreakGlassPath::None,
+        (Queued | Building | Deploying, false) => BreakGlassPath::OperatorFailed,
+        (TeardownQueued | Destroyed, true) => BreakGlassPath::None,
+        (_, true) => BreakGlassPath::TeardownRequested,
+        (_, false) => BreakGlassPath::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use DeploymentStatus::*;
+
+    #[test]
+    fn the_decision_table() {
+        for status in [Queued, Building, Deploying] {
+            assert_eq!(decide_path(&status, false), BreakGlassPath::OperatorFailed);
+            assert_eq!(
+                decide_path(&status, true),
+                BreakGlassPath::TeardownRequested
+            );
+        }
+        for status in [Running, Failed] {
+            assert_eq!(decide_path(&status, false), BreakGlassPath::None);
+            assert_eq!(
+                decide_path(&status, true),
+                BreakGlassPath::TeardownRequested
+            );
+        }
+        for status in [TeardownQueued, Destroyed, Unknown("stuck".into())] {
+            assert_eq!(decide_path(&status, false), BreakGlassPath::None);
+            assert_eq!(decide_path(&status, true), BreakGlassPath::None);
+        }
+    }
+
+    #[test]
+    fn statuses_round_trip() {
+        for status in DeploymentStatus::KNOWN {
+            assert_eq!(&DeploymentStatus::parse(status.as_str()), status);
+        }
+        assert!(DeploymentStatus::parse("stuck").is_unknown());
+    }
+}

@@ -1,0 +1,136 @@
+//! The whole assessment of one deployment: the path, its evidence, the
+//! findings an operator should know, and what to run next.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::model::{BreakGlassPath, DeploymentSnapshot};
+
+use super::evidence::{Evidence, dispatch_evidence};
+use super::explain::{Asker, explain, next_command};
+use super::findings;
+use super::path::decide_path;
+use super::policy::Policy;
+use super::seconds_between;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Problem,
+    Warning,
+    Info,
+}
+
+/// One thing an operator should know. `code` is stable (scripts match it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// The findings of one assessment, in the order they were found.
+#[derive(Debug, Default)]
+pub struct Findings(Vec<Finding>);
+
+impl Findings {
+    pub fn add(&mut self, code: &'static str, severity: Severity, message: String) {
+        self.0.push(Finding {
+            code,
+            severity,
+            message,
+        });
+    }
+
+    /// Most severe first; within a severity, in the order found.
+    fn into_sorted(mut self) -> Vec<Finding> {
+        self.0.sort_by_key(|f| f.severity);
+        self.0
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LastEvent {
+    pub sequence: i64,
+    pub kind: String,
+    pub occurred_at: DateTime<Utc>,
+    pub age_seconds: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    pub path: BreakGlassPath,
+    pub dispatched: bool,
+    pub evidence: Vec<Evidence>,
+    pub findings: Vec<Finding>,
+    /// One line: what is wrong.
+    pub headline: String,
+    /// Why this path.
+    pub reason: String,
+    pub last_event: Option<LastEvent>,
+    /// In flight: seconds since the last event (or creation).
+    pub stuck_for_seconds: Option<i64>,
+    /// The next command to run, if any.
+    pub next_command: Option<String>,
+}
+
+/// What the findings of one snapshot are computed from.
+pub struct Assessment<'a> {
+    pub s: &'a DeploymentSnapshot,
+    pub policy: &'a Policy,
+    pub path: BreakGlassPath,
+    pub dispatched: bool,
+    /// Seconds since the last event, or since creation without one.
+    pub quiet_for: i64,
+}
+
+/// The whole assessment of a snapshot. Pure: same snapshot, same verdict.
+pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
+    let now = s.snapshot.at;
+    let status = &s.deployment.status;
+    let evidence = dispatch_evidence(s);
+    let dispatched = !evidence.is_empty();
+    let path = decide_path(status, dispatched);
+    let last_activity = s
+        .last_event()
+        .map(|e| e.occurred_at)
+        .unwrap_or(s.deployment.created_at);
+    let a = Assessment {
+        s,
+        policy,
+        path,
+        dispatched,
+        quiet_for: seconds_between(now, last_activity),
+    };
+
+    let mut found = Findings::default();
+    findings::activity(&a, &mut found);
+    findings::jobs(&a, &mut found);
+    findings::nodes(&a, &mut found);
+    findings::teardown_waits(&a, &mut found);
+    findings::reservations(&a, &mut found);
+    findings::source_and_artifact(&a, &mut found);
+    findings::standby(&a, &mut found);
+
+    let (headline, reason) = explain(&a, &evidence);
+    Verdict {
+        path,
+        dispatched,
+        evidence,
+        findings: found.into_sorted(),
+        headline,
+        reason,
+        last_event: s.last_event().map(|e| LastEvent {
+            sequence: e.sequence,
+            kind: e.kind.clone(),
+            occurred_at: e.occurred_at,
+            age_seconds: seconds_between(now, e.occurred_at),
+        }),
+        stuck_for_seconds: status.in_flight().then_some(a.quiet_for),
+        next_command: next_command(path, status, s.deployment.id, Asker::Verdict),
+    }
+}
+
+#[cfg(test)]
+#[path = "verdict_tests.rs"]
+mod tests;

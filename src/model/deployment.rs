@@ -1,0 +1,207 @@
+//! One deployment as the runbook's Diagnosis reads it: the typed rows of
+//! every section, and the instant they were read at. No I/O here: `db`
+//! fills these in, `decide` judges them, `ui` shows them.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::status::{
+    AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,
+    ResultOutcome, RouteStatus,
+};
+
+/// The one `now()` of the read, and what kind of server answered.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadInfo {
+    pub at: DateTime<Utc>,
+    pub in_recovery: bool,
+    pub replay_lag_seconds: Option<f64>,
+    pub server_version: String,
+    pub isolation: String,
+    pub read_only: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Deployment {
+    pub id: Uuid,
+    pub org_id: Uuid,
+    pub status: DeploymentStatus,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    pub sequence: i64,
+    pub id: Uuid,
+    pub kind: String,
+    pub occurred_at: DateTime<Utc>,
+    /// Without its `log` key (removed by the query itself).
+    pub payload: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Job {
+    pub id: Uuid,
+    pub kind: JobKind,
+    pub status: JobStatus,
+    pub target_node_id: Option<Uuid>,
+    pub attempt: i32,
+    pub max_attempts: i32,
+    pub available_at: DateTime<Utc>,
+    pub lease_expires_at: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub has_lease_token: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Job {
+    /// Leased, and the lease ran out at or before `now` (nobody reclaimed it).
+    pub fn lease_expired(&self, now: DateTime<Utc>) -> bool {
+        self.status == JobStatus::Leased && self.lease_expires_at.is_some_and(|at| at <= now)
+    }
+
+    /// Every attempt is used up (and it did not succeed).
+    pub fn out_of_attempts(&self) -> bool {
+        self.attempt >= self.max_attempts && self.status != JobStatus::Succeeded
+    }
+
+    /// A teardown job that is still to run.
+    pub fn is_open_teardown(&self) -> bool {
+        self.kind == JobKind::Teardown && self.status.is_open()
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct JobResult {
+    pub id: Uuid,
+    pub job_id: Uuid,
+    pub reported_at: DateTime<Utc>,
+    pub kind: JobKind,
+    pub node_id: Uuid,
+    pub attempt: i32,
+    pub outcome: ResultOutcome,
+    /// Without its `log` key.
+    pub output: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceSnapshot {
+    pub id: Uuid,
+    pub verified_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReleaseArtifact {
+    pub id: Uuid,
+    pub image: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Instance {
+    pub id: Uuid,
+    pub role_name: String,
+    pub status: InstanceStatus,
+    pub active_node_id: Option<Uuid>,
+    pub generation: i32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Allocation {
+    pub id: Uuid,
+    pub node_id: Uuid,
+    pub resource_kind: String,
+    pub resource_id: Uuid,
+    pub status: AllocationStatus,
+    pub created_at: DateTime<Utc>,
+    pub released_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Route {
+    pub hostname: String,
+    pub route_generation: i32,
+    pub status: RouteStatus,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct NetworkAttachment {
+    pub id: Uuid,
+    pub segment: String,
+    pub node_id: Option<Uuid>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// A row of `fleet_nodes`, with its heartbeat age at the read's instant.
+#[derive(Debug, Clone, Serialize)]
+pub struct Node {
+    pub id: Uuid,
+    pub name: String,
+    pub pool: String,
+    pub status: NodeStatus,
+    pub schedulable: bool,
+    pub slots: i32,
+    pub last_seen_at: Option<DateTime<Utc>>,
+    /// Whole seconds since `last_seen_at`; none when never seen.
+    pub heartbeat_age_seconds: Option<i64>,
+}
+
+/// Everything the runbook's Diagnosis reads about one deployment.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeploymentSnapshot {
+    pub snapshot: ReadInfo,
+    pub deployment: Deployment,
+    /// Oldest first. All of them, or the last N when asked for fewer.
+    pub events: Vec<Event>,
+    pub events_total: i64,
+    pub jobs: Vec<Job>,
+    pub results: Vec<JobResult>,
+    pub source_snapshots: Vec<SourceSnapshot>,
+    pub release_artifacts: Vec<ReleaseArtifact>,
+    pub instances: Vec<Instance>,
+    pub allocations: Vec<Allocation>,
+    pub routes: Vec<Route>,
+    pub network_attachments: Vec<NetworkAttachment>,
+    pub nodes: Vec<Node>,
+}
+
+impl DeploymentSnapshot {
+    pub fn node(&self, id: Uuid) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    /// A node's name, or its id when the row is missing.
+    pub fn node_name(&self, id: Uuid) -> String {
+        self.node(id)
+            .map(|n| n.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    pub fn last_event(&self) -> Option<&Event> {
+        self.events.last()
+    }
+
+    /// Allocations that still hold capacity (reserved or active).
+    pub fn held_allocations(&self) -> impl Iterator<Item = &Allocation> {
+        self.allocations.iter().filter(|a| a.status.is_held())
+    }
+
+    /// Instances not yet removed.
+    pub fn live_instances(&self) -> impl Iterator<Item = &Instance> {
+        self.instances
+            .iter()
+            .filter(|i| i.status != InstanceStatus::Removed)
+    }
+
+    /// The segments of the deployment's network attachments, for messages.
+    pub fn attachment_segments(&self) -> String {
+        self.network_attachments
+            .iter()
+            .map(|a| a.segment.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

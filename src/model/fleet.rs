@@ -1,0 +1,30 @@
+//! `fleet list`: the nodes and the capacity in use, as of one instant.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::deployment::Node;
+
+/// A node and what runs on it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FleetNode {
+    #[serde(flatten)]
+    pub node: Node,
+    pub stale: bool,
+    pub slots_used: i64,
+    pub instances: i64,
+}
+
+/// The instant of the read and the staleness threshold it used.
+#[derive(Debug, Clone, Serialize)]
+pub struct FleetScanInfo {
+    pub at: DateTime<Utc>,
+    pub stale_after_seconds: u64,
+}
+
+/// The `fleet list --output json` document.
+#[derive(Debug, Clone, Serialize)]
+pub struct FleetList {
+    pub nodes: Vec<FleetNode>,
+    pub snapshot: FleetScanInfo,
+}

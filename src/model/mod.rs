@@ -1,0 +1,20 @@
+//! The typed rows the tool reads and every status enum, with no I/O: the
+//! vocabulary every other layer speaks.
+
+pub mod deployment;
+pub mod fleet;
+pub mod ids;
+pub mod path;
+pub mod status;
+pub mod stuck;
+
+pub use deployment::{
+    Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
+    Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
+};
+pub use ids::short_id;
+pub use path::BreakGlassPath;
+pub use status::{
+    AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,
+    ResultOutcome, RouteStatus,
+};

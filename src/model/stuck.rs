@@ -1,0 +1,67 @@
+//! `stuck`: the rows of the two alerts, `deployment_stuck` and
+//! `job_lease_orphaned`, each with the break-glass path that applies.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::path::BreakGlassPath;
+use super::status::{DeploymentStatus, JobKind, NodeStatus};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StuckDeployment {
+    pub deployment_id: Uuid,
+    pub org_id: Uuid,
+    pub status: DeploymentStatus,
+    pub created_at: DateTime<Utc>,
+    pub stuck_for_seconds: i64,
+    pub last_event_at: Option<DateTime<Utc>>,
+    pub last_event_kind: Option<String>,
+    /// Where it waits: targets of its unfinished jobs, nodes of its instances.
+    pub nodes: Vec<String>,
+    pub dispatched: bool,
+    pub path: BreakGlassPath,
+    pub next_command: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OrphanedLease {
+    pub job_id: Uuid,
+    pub deployment_id: Uuid,
+    pub org_id: Uuid,
+    pub deployment_status: DeploymentStatus,
+    pub kind: JobKind,
+    pub attempt: i32,
+    pub max_attempts: i32,
+    pub node_id: Option<Uuid>,
+    pub node_name: Option<String>,
+    pub node_status: Option<NodeStatus>,
+    pub node_heartbeat_age_seconds: Option<i64>,
+    pub lease_expires_at: DateTime<Utc>,
+    pub expired_for_seconds: i64,
+    pub dispatched: bool,
+    pub path: BreakGlassPath,
+    pub next_command: String,
+}
+
+/// The instant of the scan and the thresholds it used.
+#[derive(Debug, Clone, Serialize)]
+pub struct StuckScanInfo {
+    pub at: DateTime<Utc>,
+    pub stuck_after_seconds: u64,
+    pub grace_seconds: u64,
+}
+
+/// The `stuck --output json` document.
+#[derive(Debug, Clone, Serialize)]
+pub struct StuckReport {
+    pub deployments_stuck: Vec<StuckDeployment>,
+    pub leases_orphaned: Vec<OrphanedLease>,
+    pub snapshot: StuckScanInfo,
+}
+
+impl StuckReport {
+    pub fn found_anything(&self) -> bool {
+        !self.deployments_stuck.is_empty() || !self.leases_orphaned.is_empty()
+    }
+}

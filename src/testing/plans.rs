@@ -1,0 +1,132 @@
+//! The EXPLAIN check over the SQL registry: no statement the tool runs may
+//! read a big table with a sequential scan (the benchmark at production
+//! size, and a test with sequential scans disabled, both hold us to it).
+
+use anyhow::{Context, Result};
+use postgres::GenericClient;
+use postgres::types::ToSql;
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::db::sql::{self, Kind, Param};
+
+/// The tables that are big in production.
+pub const BIG_TABLES: &[&str] = &[
+    "deployments",
+    "deployment_events",
+    "jobs",
+    "agent_job_results",
+    "fleet_allocations",
+    "application_instances",
+];
+
+/// One statement's plan, and the big tables it would scan sequentially.
+#[derive(Debug, Clone)]
+pub struct PlanCheck {
+    pub name: String,
+    pub seq_scans: Vec<String>,
+    pub plan: Value,
+}
+
+/// A sample value for a parameter of `kind`, about `deployment`. `present`:
+/// an optional parameter is given (else NULL).
+fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync> {
+    match kind {
+        Param::Uuid => Box::new(deployment),
+        Param::UuidArray => Box::new(vec![deployment]),
+        Param::Text => Box::new("pl1-00000000000000000000000000000000".to_string()),
+        Param::OptText => Box::new(present.then(|| "edge".to_string())),
+        Param::Bool => Box::new(false),
+        Param::OptBool => Box::new(present.then_some(true)),
+        Param::Int4 => Box::new(8i32),
+        // Milliseconds: the alerts' and the staleness thresholds.
+        Param::Int8 => Box::new(120_000i64),
+        // A limit: the last 20 events.
+        Param::OptInt8 => Box::new(present.then_some(20i64)),
+    }
+}
+
+/// EXPLAINs every query of the SQL registry (`db::sql::ALL`, kind `Query`)
+/// with realistic parameters for `deployment`; a statement with optional
+/// parameters twice, with them absent and present.
+pub fn explain_all(client: &mut impl GenericClient, deployment: Uuid) -> Result<Vec<PlanCheck>> {
+    let mut checks = Vec::new();
+    for statement in sql::ALL.iter().filter(|s| s.kind == Kind::Query) {
+        let optional = statement
+            .params
+            .iter()
+            .any(|p| matches!(p, Param::OptText | Param::OptBool | Param::OptInt8));
+        let variants: &[bool] = if optional { &[false, true] } else { &[false] };
+        for &present in variants {
+            let values: Vec<Box<dyn ToSql + Sync>> = statement
+                .params
+                .iter()
+                .map(|&p| sample(p, deployment, present))
+                .collect();
+            let params: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
+            let name = if optional {
+                format!(
+                    "{} ({})",
+                    statement.path,
+                    if present {
+                        "with options"
+                    } else {
+                        "without options"
+                    }
+                )
+            } else {
+                statement.path.to_string()
+            };
+            let row = client
+                .query_one(
+                    &format!("EXPLAIN (FORMAT JSON) {}", statement.text),
+                    &params,
+                )
+                .with_context(|| format!("EXPLAIN {name}"))?;
+            let plan: Value = row.get(0);
+            let mut seq_scans = Vec::new();
+            collect_seq_scans(&plan, &mut seq_scans);
+            checks.push(PlanCheck {
+                name,
+                seq_scans,
+                plan,
+            });
+        }
+    }
+    Ok(checks)
+}
+
+fn collect_seq_scans(node: &Value, out: &mut Vec<String>) {
+    match node {
+        Value::Object(map) => {
+            if map.get("Node Type").and_then(Value::as_str) == Some("Seq Scan")
+                && let Some(relation) = map.get("Relation Name").and_then(Value::as_str)
+                && BIG_TABLES.contains(&relation)
+            {
+                out.push(relation.to_string());
+            }
+            for value in map.values() {
+                collect_seq_scans(value, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_seq_scans(v, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seq_scans_on_big_tables_are_found_anywhere_in_the_plan() {
+        let plan = serde_json::json!([{"Plan": {"Node Type": "Nested Loop", "Plans": [
+            {"Node Type": "Index Scan", "Relation Name": "deployments"},
+            {"Node Type": "Seq Scan", "Relation Name": "deployment_events"},
+            {"Node Type": "Seq Scan", "Relation Name": "fleet_nodes"}
+        ]}}]);
+        let mut found = Vec::new();
+        collect_seq_scans(&plan, &mut found);
+        assert_eq!(found, vec!["deployment_events".to_string()]);
+    }
+}

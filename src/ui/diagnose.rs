@@ -1,0 +1,143 @@
+//! `diagnose` on the screen: the verdict first, then one table per runbook
+//! section (`diagnose_sections`); or one JSON document.
+
+use serde::Serialize;
+
+use super::diagnose_sections as sections;
+use super::output::{Output, Paint};
+use crate::decide::{Policy, Severity, Verdict};
+use crate::model::{
+    Allocation, BreakGlassPath, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult,
+    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot, short_id,
+};
+
+/// A node row with its `stale` flag, for JSON.
+#[derive(Debug, Serialize)]
+pub struct NodeView<'a> {
+    #[serde(flatten)]
+    pub node: &'a Node,
+    pub stale: bool,
+}
+
+/// The `diagnose --output json` document (documented in the man page).
+#[derive(Debug, Serialize)]
+pub struct DiagnoseReport<'a> {
+    pub deployment: &'a Deployment,
+    pub verdict: &'a Verdict,
+    pub fingerprint: &'a str,
+    pub snapshot: &'a ReadInfo,
+    pub events: &'a [Event],
+    pub events_total: i64,
+    pub jobs: &'a [Job],
+    pub results: &'a [JobResult],
+    pub source_snapshots: &'a [SourceSnapshot],
+    pub release_artifacts: &'a [ReleaseArtifact],
+    pub instances: &'a [Instance],
+    pub allocations: &'a [Allocation],
+    pub routes: &'a [Route],
+    pub network_attachments: &'a [NetworkAttachment],
+    pub nodes: Vec<NodeView<'a>>,
+}
+
+impl<'a> DiagnoseReport<'a> {
+    pub fn new(
+        s: &'a DeploymentSnapshot,
+        verdict: &'a Verdict,
+        fingerprint: &'a str,
+        policy: &Policy,
+    ) -> DiagnoseReport<'a> {
+        DiagnoseReport {
+            deployment: &s.deployment,
+            verdict,
+            fingerprint,
+            snapshot: &s.snapshot,
+            events: &s.events,
+            events_total: s.events_total,
+            jobs: &s.jobs,
+            results: &s.results,
+            source_snapshots: &s.source_snapshots,
+            release_artifacts: &s.release_artifacts,
+            instances: &s.instances,
+            allocations: &s.allocations,
+            routes: &s.routes,
+            network_attachments: &s.network_attachments,
+            nodes: s
+                .nodes
+                .iter()
+                .map(|node| NodeView {
+                    node,
+                    stale: policy.is_stale(node, s.snapshot.at),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The verdict block: headline, why, next step, findings. The first lines
+/// an operator reads say what is wrong and what to do.
+pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) -> Vec<String> {
+    let paint = match verdict.path {
+        BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
+        BreakGlassPath::None => Paint::Good,
+    };
+    let mut lines = vec![
+        out.paint(&format!("VERDICT {}", verdict.headline), paint),
+        format!("  why:  {}", verdict.reason),
+    ];
+    if let Some(next) = &verdict.next_command {
+        lines.push(format!("  next: {}", out.paint(next, Paint::Bold)));
+    }
+    lines.push(format!(
+        "  deployment {} · {} · org {} · read at {}",
+        s.deployment.id,
+        s.deployment.status,
+        short_id(s.deployment.org_id),
+        s.snapshot.at.format("%Y-%m-%d %H:%M:%S UTC"),
+    ));
+    for finding in &verdict.findings {
+        let (mark, paint) = match finding.severity {
+            Severity::Problem => ("✗", Paint::Bad),
+            Severity::Warning => ("!", Paint::Warn),
+            Severity::Info => ("·", Paint::Dim),
+        };
+        lines.push(format!("  {} {}", out.paint(mark, paint), finding.message));
+    }
+    lines
+}
+
+/// The whole table rendering of a diagnosis.
+pub fn diagnose_table(
+    out: &Output,
+    s: &DeploymentSnapshot,
+    verdict: &Verdict,
+    fingerprint: &str,
+    policy: &Policy,
+) -> String {
+    let mut text = verdict_lines(out, s, verdict).join("\n");
+    text.push('\n');
+    let view = sections::View { out, s, policy };
+    let all = [
+        ("Deployment", sections::deployment(&view, verdict.path)),
+        ("Events", sections::events(&view)),
+        ("Jobs", sections::jobs(&view)),
+        ("Agent results", sections::results(&view)),
+        ("Source", sections::sources(&view)),
+        ("Artifacts", sections::artifacts(&view)),
+        ("Instances", sections::instances(&view)),
+        ("Reservations", sections::reservations(&view)),
+        ("Routes", sections::routes(&view)),
+        ("Network attachments", sections::network_attachments(&view)),
+        ("Nodes involved", sections::nodes(&view)),
+    ];
+    for (title, body) in all {
+        // A section with nothing to say is left out (attachments only).
+        let Some(body) = body else { continue };
+        text.push('\n');
+        text.push_str(&out.paint(title, Paint::Bold));
+        text.push('\n');
+        text.push_str(&body);
+        text.push('\n');
+    }
+    text.push_str(&format!("\nfingerprint {fingerprint}"));
+    text
+}

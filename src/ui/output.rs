@@ -1,0 +1,139 @@
+//! Output discipline: the result goes to stdout (a table, or one JSON
+//! document), everything for the human (progress, notes, errors) to stderr.
+//! A closed pipe ends the program quietly (see `main`).
+
+use std::io::{self, IsTerminal, Write};
+
+use anyhow::Result;
+use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
+use console::Style;
+use serde::Serialize;
+
+/// What `--output` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Tables and sentences for a human.
+    Table,
+    /// One JSON document on stdout, for scripts.
+    Json,
+}
+
+/// How results are rendered for this run.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub format: OutputFormat,
+    /// Colour only on a terminal, and never with NO_COLOR.
+    pub color: bool,
+    /// stdout is a terminal.
+    pub interactive: bool,
+    /// The format was asked for with --output (not the terminal default).
+    pub explicit: bool,
+}
+
+impl Output {
+    pub fn detect(requested: Option<OutputFormat>) -> Output {
+        let interactive = io::stdout().is_terminal();
+        let format = requested.unwrap_or(if interactive {
+            OutputFormat::Table
+        } else {
+            OutputFormat::Json
+        });
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Output {
+            format,
+            color: interactive && !no_color,
+            interactive,
+            explicit: requested.is_some(),
+        }
+    }
+
+    pub fn json(&self) -> bool {
+        self.format == OutputFormat::Json
+    }
+
+    /// A table in the house style.
+    pub fn table(&self, header: &[&str]) -> Table {
+        let mut table = Table::new();
+        table
+            .load_style(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic);
+        if !self.interactive {
+            table.load_style(presets::ASCII_MARKDOWN);
+        }
+        if !self.color {
+            table.force_no_tty();
+        } else {
+            table.enforce_styling();
+        }
+        table.set_header(header.iter().copied().map(Cell::new));
+        table
+    }
+
+    /// A cell, red when `bad` (and colour is on).
+    pub fn cell(&self, text: impl ToString, bad: bool) -> Cell {
+        let cell = Cell::new(text);
+        if bad && self.color {
+            cell.fg(Color::Red)
+        } else {
+            cell
+        }
+    }
+
+    /// A cell, yellow when `warn` (and colour is on).
+    pub fn warn_cell(&self, text: impl ToString, warn: bool) -> Cell {
+        let cell = Cell::new(text);
+        if warn && self.color {
+            cell.fg(Color::Yellow)
+        } else {
+            cell
+        }
+    }
+
+    /// Paints a whole line (headline of a verdict).
+    pub fn paint(&self, text: &str, color: Paint) -> String {
+        if !self.color {
+            return text.to_string();
+        }
+        let style = match color {
+            Paint::Bad => Style::new().red().bold(),
+            Paint::Warn => Style::new().yellow().bold(),
+            Paint::Good => Style::new().green().bold(),
+            Paint::Bold => Style::new().bold(),
+            Paint::Dim => Style::new().dim(),
+        };
+        // Forced: `color` already says whether this stream wants colour.
+        style.force_styling(true).apply_to(text).to_string()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub enum Paint {
+    Bad,
+    Warn,
+    Good,
+    Bold,
+    Dim,
+}
+
+/// Writes text to stdout.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes one pretty JSON document to stdout.
+pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    print(&text)
+}
+
+/// A line for the human on stderr. Errors writing to stderr are ignored:
+/// there is nowhere left to report them.
+pub fn note(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}

@@ -1,0 +1,35 @@
+//! The confirmation prompt: the operator types the deployment's short id
+//! back before anything is written.
+
+use anyhow::Result;
+use uuid::Uuid;
+
+use crate::exit;
+use crate::model::short_id;
+
+/// Asks the operator to type the deployment's short id (or the full id)
+/// back; anything else, or Ctrl-C, writes nothing.
+pub fn confirm_deployment(id: Uuid) -> Result<()> {
+    let short = short_id(id);
+    let typed: String = dialoguer::Input::new()
+        .with_prompt(format!(
+            "Type the deployment's short id ({short}) to apply, anything else to abort"
+        ))
+        .allow_empty(true)
+        .interact_text()
+        .map_err(|err| match err {
+            dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
+                exit::interrupted("interrupted at the confirmation: nothing was written")
+            }
+            other => anyhow::Error::new(other).context("reading the confirmation"),
+        })?;
+    let typed = typed.trim();
+    if typed == short || typed == id.to_string() {
+        Ok(())
+    } else {
+        Err(exit::refused(format!(
+            "confirmation `{}` does not match {short}: nothing was written",
+            typed.escape_debug()
+        )))
+    }
+}

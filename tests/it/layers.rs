@@ -1,0 +1,222 @@
+//! The architecture, held: each layer of `src/` imports only from the
+//! layers below it (README, "Development"), and no SQL is written in Rust
+//! outside the registry's `sql/` files.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Top-level modules of the crate and their layer: a module may use a
+/// module of a lower layer, never one of its own layer or above.
+const LAYERS: &[(&str, u8)] = &[
+    ("commands", 8),
+    ("testing", 7),
+    ("sandbox", 6),
+    ("docs", 6),
+    ("cli", 5),
+    ("ui", 4),
+    ("db", 3),
+    ("decide", 2),
+    ("model", 1),
+    ("exit", 0),
+    ("duration", 0),
+    ("interrupt", 0),
+];
+
+fn rank(module: &str) -> Option<u8> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("reading src/") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The top-level module a file belongs to (`None`: lib.rs and main.rs).
+fn module_of(file: &Path) -> Option<String> {
+    let relative = file.strip_prefix(src()).expect("under src/");
+    let first = relative.components().next()?.as_os_str().to_string_lossy();
+    let name = first.trim_end_matches(".rs").to_string();
+    (name != "lib" && name != "main").then_some(name)
+}
+
+/// Every top-level module a source text names through `crate::`, including
+/// grouped imports (`use crate::{a, b::c}`).
+fn crate_references(text: &str) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("crate::") {
+        rest = &rest[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != "self" {
+                    found.insert(name);
+                }
+            }
+        } else {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            found.insert(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn each_layer_imports_only_the_layers_below_it() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut violations = Vec::new();
+    for file in &files {
+        let Some(module) = module_of(file) else {
+            continue;
+        };
+        let own = rank(&module)
+            .unwrap_or_else(|| panic!("src/{module} is in no layer: add it to LAYERS"));
+        let text = fs::read_to_string(file).expect("reading a source file");
+        for used in crate_references(&text) {
+            if used == module {
+                continue;
+            }
+            match rank(&used) {
+                Some(r) if r < own || (r == 0 && own == 0 && used != module) => {}
+                _ => violations.push(format!(
+                    "{} ({module}, layer {own}) uses crate::{used} (layer {:?})",
+                    file.strip_prefix(src()).unwrap_or(file).display(),
+                    rank(&used)
+                )),
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "imports against the layering:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_grouped_and_plain_imports() {
+    let found =
+        crate_references("use crate::{db::sql, ui::Output};\nlet x = crate::exit::usage(y);");
+    assert_eq!(found.into_iter().collect::<Vec<_>>(), ["db", "exit", "ui"]);
+}
+
+/// A string literal that starts like an SQL statement.
+fn looks_like_sql(literal: &str) -> bool {
+    let text = literal.trim_start();
+    const STARTS: &[&str] = &[
+        "SELECT ",
+        "INSERT INTO",
+        "DELETE FROM",
+        "TRUNCATE",
+        "WITH ",
+        "SET LOCAL",
+        "SET ROLE",
+        "SAVEPOINT",
+        "RELEASE SAVEPOINT",
+        "ROLLBACK TO",
+        "RESET ",
+        "CREATE ",
+        "ALTER ",
+        "DROP ",
+        "EXPLAIN",
+        "BEGIN",
+        "COMMIT",
+    ];
+    STARTS.iter().any(|s| text.starts_with(s))
+        || (text.starts_with("UPDATE ") && text.contains(" SET "))
+        || (text.starts_with("SET ") && text.contains(" = "))
+}
+
+/// The string literals of a source text (plain `"…"` ones; good enough to
+/// catch SQL written inline).
+fn string_literals(text: &str) -> Vec<String> {
+    let mut literals = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '/' && chars.peek() == Some(&'/') {
+            for c in chars.by_ref() {
+                if c == '\n' {
+                    break;
+                }
+            }
+        } else if c == '\'' {
+            // A char literal or a lifetime: skip a quoted char like '"'.
+            let mut lookahead = chars.clone();
+            if let (Some(_), Some('\'')) = (lookahead.next(), lookahead.next()) {
+                chars.next();
+                chars.next();
+            }
+        } else if c == '"' {
+            let mut literal = String::new();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => break,
+                    c => literal.push(c),
+                }
+            }
+            literals.push(literal);
+        }
+    }
+    literals
+}
+
+#[test]
+fn no_sql_is_written_in_rust_outside_the_registry() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut inline = Vec::new();
+    for file in &files {
+        // The EXPLAIN check prefixes registry statements with EXPLAIN.
+        if module_of(file).as_deref() == Some("testing") {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("reading a source file");
+        for literal in string_literals(&text) {
+            if looks_like_sql(&literal) {
+                inline.push(format!(
+                    "{}: {literal:?}",
+                    file.strip_prefix(src()).unwrap_or(file).display()
+                ));
+            }
+        }
+    }
+    assert!(
+        inline.is_empty(),
+        "SQL in Rust strings (put it in a file under sql/ and register it in db::sql):\n{}",
+        inline.join("\n")
+    );
+}
+
+#[test]
+fn the_sql_detector_bites() {
+    let text = r#"let a = "SELECT now()"; let b = "UPDATE deployments"; // "DELETE FROM x"
+        let c = 'x'; let d = "UPDATE t SET a = 1";"#;
+    let found: Vec<String> = string_literals(text)
+        .into_iter()
+        .filter(|l| looks_like_sql(l))
+        .collect();
+    assert_eq!(found, ["SELECT now()", "UPDATE t SET a = 1"]);
+}
