@@ -383,8 +383,9 @@ fn schema(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
     Ok(())
 }
 
+/// A duration as the server's settings spell milliseconds.
 fn millis(duration: Duration) -> String {
-    duration.as_millis().to_string()
+    crate::duration::millis(duration).to_string()
 }
 
 /// The session settings in force, against what the tool asked for.

@@ -13,6 +13,9 @@ pub mod policy;
 pub mod progress;
 pub mod verdict;
 
+#[cfg(test)]
+mod tests;
+
 use chrono::{DateTime, Utc};
 
 pub use evidence::{Evidence, dispatch_evidence};

@@ -130,7 +130,3 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         next_command: next_command(path, status, s.deployment.id, Asker::Verdict),
     }
 }
-
-#[cfg(test)]
-#[path = "verdict_tests.rs"]
-mod tests;
