@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'The fleet''s nodes and their capacity')
             [CompletionResult]::new('stuck', 'stuck', [CompletionResultType]::ParameterValue, 'Fleet-wide scan: stuck deployments and orphaned leases')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Follow a deployment until the runbook''s Verification holds')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'What operators did: every break-glass action with its audit')
             [CompletionResult]::new('sandbox', 'sandbox', [CompletionResultType]::ParameterValue, 'A throwaway local PostgreSQL with the reference schema and incident scenarios')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the connection, the server and the schema this tool expects')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and CI)')
@@ -155,6 +156,25 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'pushleft-controller;history' {
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only actions at or after this time (a time, or how long ago: 12h)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only actions before this time (a time, or how long ago)')
+            [CompletionResult]::new('--operator', '--operator', [CompletionResultType]::ParameterName, 'Only actions by this user (OS user, session_user or current_user)')
+            [CompletionResult]::new('--reason-contains', '--reason-contains', [CompletionResultType]::ParameterName, 'Only actions whose reason contains this text (any case)')
+            [CompletionResult]::new('--deployment', '--deployment', [CompletionResultType]::ParameterName, 'Only actions on this deployment (full id or unique prefix)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most this many, the newest')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
+            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
+            [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'pushleft-controller;sandbox' {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
@@ -204,6 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'The fleet''s nodes and their capacity')
             [CompletionResult]::new('stuck', 'stuck', [CompletionResultType]::ParameterValue, 'Fleet-wide scan: stuck deployments and orphaned leases')
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Follow a deployment until the runbook''s Verification holds')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'What operators did: every break-glass action with its audit')
             [CompletionResult]::new('sandbox', 'sandbox', [CompletionResultType]::ParameterValue, 'A throwaway local PostgreSQL with the reference schema and incident scenarios')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the connection, the server and the schema this tool expects')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and CI)')
@@ -227,6 +248,9 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;help;wait' {
+            break
+        }
+        'pushleft-controller;help;history' {
             break
         }
         'pushleft-controller;help;sandbox' {

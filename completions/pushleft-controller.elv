@@ -33,6 +33,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand fleet 'The fleet''s nodes and their capacity'
             cand stuck 'Fleet-wide scan: stuck deployments and orphaned leases'
             cand wait 'Follow a deployment until the runbook''s Verification holds'
+            cand history 'What operators did: every break-glass action with its audit'
             cand sandbox 'A throwaway local PostgreSQL with the reference schema and incident scenarios'
             cand doctor 'Check the connection, the server and the schema this tool expects'
             cand generate 'Write shell completions and man pages (for packagers and CI)'
@@ -142,6 +143,24 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'pushleft-controller;history'= {
+            cand --since 'Only actions at or after this time (a time, or how long ago: 12h)'
+            cand --until 'Only actions before this time (a time, or how long ago)'
+            cand --operator 'Only actions by this user (OS user, session_user or current_user)'
+            cand --reason-contains 'Only actions whose reason contains this text (any case)'
+            cand --deployment 'Only actions on this deployment (full id or unique prefix)'
+            cand --limit 'Show at most this many, the newest'
+            cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand -o 'Output format. Default: table on a terminal, json otherwise'
+            cand --output 'Output format. Default: table on a terminal, json otherwise'
+            cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
+            cand --connect-timeout 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]'
+            cand --idle-in-transaction-timeout 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pushleft-controller;sandbox'= {
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
@@ -188,6 +207,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand fleet 'The fleet''s nodes and their capacity'
             cand stuck 'Fleet-wide scan: stuck deployments and orphaned leases'
             cand wait 'Follow a deployment until the runbook''s Verification holds'
+            cand history 'What operators did: every break-glass action with its audit'
             cand sandbox 'A throwaway local PostgreSQL with the reference schema and incident scenarios'
             cand doctor 'Check the connection, the server and the schema this tool expects'
             cand generate 'Write shell completions and man pages (for packagers and CI)'
@@ -205,6 +225,8 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         &'pushleft-controller;help;stuck'= {
         }
         &'pushleft-controller;help;wait'= {
+        }
+        &'pushleft-controller;help;history'= {
         }
         &'pushleft-controller;help;sandbox'= {
         }

@@ -45,6 +45,9 @@ CREATE TABLE deployment_events (
     -- and max(sequence) + 1.
     CONSTRAINT deployment_events_deployment_sequence UNIQUE (deployment_id, sequence)
 );
+-- `history`: the operators' actions, newest first.
+CREATE INDEX deployment_events_operator_actions ON deployment_events (occurred_at)
+    WHERE kind IN ('operator_failed', 'teardown_requested');
 -- Idempotent replay of fail-safely looks its own event up by key.
 CREATE INDEX deployment_events_idempotency_key ON deployment_events ((payload ->> 'idempotency_key'))
     WHERE payload ? 'idempotency_key';

@@ -184,6 +184,19 @@ pub enum Command {
   pushleft-controller wait d0000002 --timeout 30m --output json")]
     Wait(WaitArgs),
 
+    /// What operators did: every break-glass action with its audit.
+    ///
+    /// Every operator_failed and teardown_requested event, newest first,
+    /// with who wrote it (OS user, session_user, current_user, host, tool
+    /// version), the reason, the idempotency key and the deployment's status
+    /// now: the review after an incident. Read-only.
+    #[command(after_help = "Examples:
+  pushleft-controller history
+  pushleft-controller history --since 12h --reason-contains INC-4711
+  pushleft-controller history --operator alice --output json
+  pushleft-controller history --deployment d0000002")]
+    History(HistoryArgs),
+
     /// A throwaway local PostgreSQL with the reference schema and incident
     /// scenarios.
     ///
@@ -372,6 +385,64 @@ pub struct WaitArgs {
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
+}
+
+/// A point in time: a moment, or how long ago.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WhenArg {
+    At(chrono::DateTime<chrono::Utc>),
+    Ago(Duration),
+}
+
+/// `2026-11-29T03:12:00Z` (RFC 3339), `2026-11-29 03:12Z`, `2026-11-29`
+/// (midnight UTC), or a duration meaning that long ago (`12h`).
+pub fn parse_when(text: &str) -> Result<WhenArg, String> {
+    use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+    let text = text.trim();
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Ok(WhenArg::At(at.with_timezone(&Utc)));
+    }
+    if let Some(minutes) = text.strip_suffix('Z')
+        && let Ok(at) = NaiveDateTime::parse_from_str(minutes, "%Y-%m-%d %H:%M")
+    {
+        return Ok(WhenArg::At(at.and_utc()));
+    }
+    if let Ok(day) = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        && let Some(midnight) = day.and_hms_opt(0, 0, 0)
+    {
+        return Ok(WhenArg::At(midnight.and_utc()));
+    }
+    parse_duration(text).map(WhenArg::Ago).map_err(|_| {
+        "expected a time (2026-11-29T03:12:00Z, 2026-11-29 03:12Z, 2026-11-29) or how long ago (12h)"
+            .to_string()
+    })
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only actions at or after this time (a time, or how long ago: 12h).
+    #[arg(long, value_parser = parse_when, value_name = "WHEN")]
+    pub since: Option<WhenArg>,
+
+    /// Only actions before this time (a time, or how long ago).
+    #[arg(long, value_parser = parse_when, value_name = "WHEN")]
+    pub until: Option<WhenArg>,
+
+    /// Only actions by this user (OS user, session_user or current_user).
+    #[arg(long, value_name = "NAME")]
+    pub operator: Option<String>,
+
+    /// Only actions whose reason contains this text (any case).
+    #[arg(long, value_name = "TEXT")]
+    pub reason_contains: Option<String>,
+
+    /// Only actions on this deployment (full id or unique prefix).
+    #[arg(long, value_name = "ID")]
+    pub deployment: Option<String>,
+
+    /// Show at most this many, the newest.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub limit: usize,
 }
 
 #[derive(Debug, Args)]

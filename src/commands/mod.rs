@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
 pub mod generate;
+pub mod history;
 pub mod sandbox;
 pub mod stuck;
 pub mod wait;
@@ -70,6 +71,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Doctor(args) => doctor::run(&ctx, args),
         Command::Fleet(args) => fleet::run(&ctx, args),
         Command::Stuck(args) => stuck::run(&ctx, args),
+        Command::History(args) => history::run(&ctx, args),
     };
     result.map_err(|err| match reader {
         Some((doing, rerun)) => exit::explain_lost(
@@ -98,6 +100,10 @@ fn read_only_command(command: &Command) -> Option<(String, String)> {
         Command::Stuck(_) => Some((
             "scanning for stuck deployments".into(),
             format!("{tool} stuck"),
+        )),
+        Command::History(_) => Some((
+            "listing the operators' actions".into(),
+            format!("{tool} history"),
         )),
         _ => None,
     }

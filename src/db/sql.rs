@@ -42,6 +42,8 @@ pub enum Param {
     Int4,
     Int8,
     OptInt8,
+    OptUuid,
+    OptTimestamptz,
 }
 
 /// Declares one file of the registry: `file!(KIND "path" [params])`.
@@ -139,6 +141,15 @@ pub mod stuck {
     pub const LEASES: Statement = file!(Query "stuck/leases.sql" [Int8]);
 }
 
+/// `history`: the operators' actions.
+pub mod history {
+    use super::*;
+    /// $1/$2 since (at / ms ago), $3/$4 until (at / ms ago), $5 operator,
+    /// $6 reason contains, $7 deployment, $8 limit.
+    pub const OPERATOR_ACTIONS: Statement = file!(Query "history/operator_actions.sql"
+        [OptTimestamptz, OptInt8, OptTimestamptz, OptInt8, OptText, OptText, OptUuid, Int8]);
+}
+
 /// The tables, columns, key and triggers the tool relies on (catalogs only).
 pub mod schema_check {
     use super::*;
@@ -212,6 +223,7 @@ pub const ALL: &[&Statement] = &[
     &fleet::LIST,
     &stuck::DEPLOYMENTS,
     &stuck::LEASES,
+    &history::OPERATOR_ACTIONS,
     &schema_check::TABLE_OID,
     &schema_check::COLUMNS,
     &schema_check::EVENTS_UNIQUE_KEY,

@@ -30,6 +30,10 @@ pub const SECTIONS: &[(&str, &str)] = &[
         include_str!("../../man/src/json/stuck.roff"),
     ),
     (
+        "pushleft-controller-history",
+        include_str!("../../man/src/json/history.roff"),
+    ),
+    (
         "pushleft-controller-wait",
         include_str!("../../man/src/json/wait.roff"),
     ),

@@ -3,6 +3,7 @@
 
 pub mod deployment;
 pub mod fleet;
+pub mod history;
 pub mod ids;
 pub mod path;
 pub mod status;

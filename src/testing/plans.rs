@@ -41,8 +41,10 @@ fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync>
         Param::Int4 => Box::new(8i32),
         // Milliseconds: the alerts' and the staleness thresholds.
         Param::Int8 => Box::new(120_000i64),
-        // A limit: the last 20 events.
+        // A limit (the last 20 events) or an age in milliseconds.
         Param::OptInt8 => Box::new(present.then_some(20i64)),
+        Param::OptUuid => Box::new(present.then_some(deployment)),
+        Param::OptTimestamptz => Box::new(present.then(chrono::Utc::now)),
     }
 }
 

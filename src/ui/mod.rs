@@ -7,6 +7,7 @@ mod diagnose_sections;
 pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
+pub mod history;
 pub mod output;
 pub mod prompt;
 pub mod stuck;

@@ -115,6 +115,23 @@ pub enum Paint {
     Dim,
 }
 
+/// Database text made safe for a terminal: control characters (other
+/// than a plain space) and bidirectional overrides and isolates shown as
+/// `\u{…}` escapes, so they can neither drive the terminal nor reorder
+/// what the operator reads. JSON keeps the text exact; this is for screens.
+pub fn visible(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
+        if c.is_control() || bidi {
+            shown.extend(c.escape_unicode());
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
+}
+
 /// Writes text to stdout.
 pub fn print(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();

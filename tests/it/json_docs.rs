@@ -247,6 +247,7 @@ fn every_documented_json_output_is_checked_here() {
             "pushleft-controller-fail-safely",
             "pushleft-controller-fleet-list",
             "pushleft-controller-stuck",
+            "pushleft-controller-history",
             "pushleft-controller-wait",
         ],
         "a new JSON OUTPUT section needs its test in tests/it/json_docs.rs"
@@ -334,6 +335,27 @@ fn wait_documents_every_key_it_prints() {
     assert_eq!(verified["verified"], true);
     assert_eq!(timed_out["timed_out"], true);
     assert_documented("pushleft-controller-wait", &[verified, timed_out]);
+}
+
+#[test]
+fn history_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    // One action with the tool's audit; the scenarios' own were typed by
+    // hand (no audit at all).
+    json(
+        &db,
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-4711 json docs",
+            "--yes",
+        ],
+        0,
+    );
+    let history = json(&db, &["history"], 0);
+    assert!(history["actions"][0]["audit"]["tool"].is_string());
+    assert_documented("pushleft-controller-history", &[history]);
 }
 
 #[test]

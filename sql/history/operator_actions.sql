@@ -1,0 +1,42 @@
+-- history: what operators did — every operator_failed / teardown_requested
+-- event with the audit fail-safely writes (events typed by hand in psql
+-- have no audit: those columns are NULL), and the deployment's status now.
+-- Newest first. Walks the partial index deployment_events_operator_actions
+-- (occurred_at) backwards, or the trail of one deployment.
+--   $1 since (timestamptz) / $2 since, ms ago (bigint): at or after
+--   $3 until (timestamptz) / $4 until, ms ago (bigint): before
+--   $5 operator: the OS user, session_user or current_user of the audit
+--   $6 reason contains (case-insensitive)
+--   $7 deployment id
+--   $8 at most this many rows
+-- A NULL filter is no filter.
+SELECT e.occurred_at,
+       e.deployment_id,
+       e.org_id,
+       e.sequence,
+       e.id AS event_id,
+       e.kind,
+       e.payload ->> 'reason' AS reason,
+       e.payload ->> 'idempotency_key' AS idempotency_key,
+       e.payload -> 'audit' ->> 'os_user' AS os_user,
+       e.payload -> 'audit' ->> 'session_user' AS session_user,
+       e.payload -> 'audit' ->> 'current_user' AS current_user,
+       e.payload -> 'audit' ->> 'host' AS host,
+       e.payload -> 'audit' ->> 'tool' AS tool,
+       e.payload -> 'audit' ->> 'previous_status' AS previous_status,
+       d.status AS status_now
+FROM deployment_events e
+JOIN deployments d ON d.id = e.deployment_id
+WHERE e.kind IN ('operator_failed', 'teardown_requested')
+  AND ($1::timestamptz IS NULL OR e.occurred_at >= $1::timestamptz)
+  AND ($2::bigint IS NULL OR e.occurred_at >= now() - $2::bigint * interval '1 millisecond')
+  AND ($3::timestamptz IS NULL OR e.occurred_at < $3::timestamptz)
+  AND ($4::bigint IS NULL OR e.occurred_at < now() - $4::bigint * interval '1 millisecond')
+  AND ($5::text IS NULL
+       OR $5::text IN (e.payload -> 'audit' ->> 'os_user',
+                       e.payload -> 'audit' ->> 'session_user',
+                       e.payload -> 'audit' ->> 'current_user'))
+  AND ($6::text IS NULL OR strpos(lower(e.payload ->> 'reason'), lower($6::text)) > 0)
+  AND ($7::uuid IS NULL OR e.deployment_id = $7::uuid)
+ORDER BY e.occurred_at DESC, e.sequence DESC
+LIMIT $8

@@ -1,0 +1,54 @@
+//! `history`: what operators did, for the review after an incident.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::path::BreakGlassPath;
+use super::status::DeploymentStatus;
+
+/// Who did it, from where, with what: the audit fail-safely writes into
+/// the event. Events typed by hand in psql have none of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionAudit {
+    pub os_user: Option<String>,
+    pub session_user: Option<String>,
+    pub current_user: Option<String>,
+    pub host: Option<String>,
+    pub tool: Option<String>,
+    pub previous_status: Option<DeploymentStatus>,
+}
+
+/// One break-glass action: an `operator_failed` or `teardown_requested`
+/// event.
+#[derive(Debug, Clone, Serialize)]
+pub struct OperatorAction {
+    pub occurred_at: DateTime<Utc>,
+    pub deployment_id: Uuid,
+    pub org_id: Uuid,
+    pub sequence: i64,
+    pub event_id: Uuid,
+    pub path: BreakGlassPath,
+    pub reason: Option<String>,
+    pub idempotency_key: Option<String>,
+    pub audit: ActionAudit,
+    /// The deployment's status at the time of the read.
+    pub status_now: DeploymentStatus,
+}
+
+/// The instant of the read and whether the limit cut the list.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryReadInfo {
+    pub at: DateTime<Utc>,
+    pub limit: usize,
+    /// More actions match than `limit`: the oldest were left out.
+    pub truncated: bool,
+}
+
+/// The `history --output json` document.
+#[derive(Debug, Clone, Serialize)]
+pub struct History {
+    /// Newest first.
+    pub actions: Vec<OperatorAction>,
+    pub snapshot: HistoryReadInfo,
+}
