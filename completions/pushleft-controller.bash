@@ -730,7 +730,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -741,6 +741,38 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --group-by)
+                    COMPREPLY=($(compgen -W "node pool status path org" -- "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "queued building deploying running failed teardown_queued destroyed" -- "${cur}"))
+                    return 0
+                    ;;
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -W "operator_failed teardown_requested none" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "stuck-for status org node" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -98,6 +98,29 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l for -d 'In flight with no event for this long counts as stuck' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l grace -d 'A lease expired longer ago than this counts as orphaned' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l group-by -d 'One line per node, pool, status, path or org: count, oldest, and the command that lists the group' -r -f -a "node\t''
+pool\t''
+status\t''
+path\t''
+org\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l status -d 'Only deployments with this status' -r -f -a "queued\t''
+building\t''
+deploying\t''
+running\t''
+failed\t''
+teardown_queued\t''
+destroyed\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l org -d 'Only deployments of this org (id or a prefix of it)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l node -d 'Only deployments that wait on this node (by name)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l pool -d 'Only deployments that wait on a node of this pool' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l path -d 'Only deployments whose break-glass path is this one' -r -f -a "operator_failed\t''
+teardown_requested\t''
+none\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l sort -d 'The order of the rows [default: stuck-for, longest first]' -r -f -a "stuck-for\t''
+status\t''
+org\t''
+node\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l limit -d 'Show at most this many rows of each list (JSON says how many were left out)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"

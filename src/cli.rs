@@ -171,7 +171,9 @@ pub enum Command {
     #[command(after_help = "Examples:
   pushleft-controller stuck
   pushleft-controller stuck --for 1h --output json
-  pushleft-controller stuck --exit-code || page-oncall")]
+  pushleft-controller stuck --exit-code || page-oncall
+  pushleft-controller stuck --group-by node
+  pushleft-controller stuck --node edge-07 --limit 20")]
     Stuck(StuckArgs),
 
     /// Follow a deployment until the runbook's Verification holds.
@@ -368,6 +370,81 @@ pub struct StuckArgs {
     /// Exit 10 when anything is stuck or orphaned (for cron and monitors).
     #[arg(long)]
     pub exit_code: bool,
+
+    /// One line per node, pool, status, path or org: count, oldest, and
+    /// the command that lists the group.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub group_by: Option<GroupByArg>,
+
+    /// Only deployments with this status.
+    #[arg(long, value_enum, value_name = "STATUS")]
+    pub status: Option<DeploymentStatusArg>,
+
+    /// Only deployments of this org (id or a prefix of it).
+    #[arg(long, value_name = "ORG")]
+    pub org: Option<String>,
+
+    /// Only deployments that wait on this node (by name).
+    #[arg(long, value_name = "NODE")]
+    pub node: Option<String>,
+
+    /// Only deployments that wait on a node of this pool.
+    #[arg(long, value_name = "POOL")]
+    pub pool: Option<String>,
+
+    /// Only deployments whose break-glass path is this one.
+    #[arg(long, value_enum, value_name = "PATH")]
+    pub path: Option<PathArg>,
+
+    /// The order of the rows [default: stuck-for, longest first].
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub sort: Option<SortArg>,
+
+    /// Show at most this many rows of each list (JSON says how many were
+    /// left out).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// `stuck --group-by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GroupByArg {
+    Node,
+    Pool,
+    Status,
+    Path,
+    Org,
+}
+
+/// `stuck --sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    StuckFor,
+    Status,
+    Org,
+    Node,
+}
+
+/// `stuck --path`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum PathArg {
+    OperatorFailed,
+    TeardownRequested,
+    None,
+}
+
+/// `stuck --status`: a deployment's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum DeploymentStatusArg {
+    Queued,
+    Building,
+    Deploying,
+    Running,
+    Failed,
+    TeardownQueued,
+    Destroyed,
 }
 
 #[derive(Debug, Args)]

@@ -9,7 +9,8 @@
 -- each is one probe of deployment_events_deployment_sequence, backwards.
 -- `dispatched` is SPEC's definition, exactly; the path is decided from it
 -- in Rust by verdict::decide_path, nowhere else. `nodes` names where it
--- waits: the targets of its unfinished jobs and the nodes of its instances.
+-- waits: the targets of its unfinished jobs and the nodes of its instances;
+-- `pools` their pools.
 SELECT d.id,
        d.org_id,
        d.status,
@@ -34,7 +35,17 @@ SELECT d.id,
                             SELECT i.active_node_id FROM application_instances i
                             WHERE i.deployment_id = d.id AND i.status <> 'removed'
                               AND i.active_node_id IS NOT NULL)
-             ORDER BY n.name) AS nodes
+             ORDER BY n.name) AS nodes,
+       ARRAY(SELECT DISTINCT n.pool
+             FROM fleet_nodes n
+             WHERE n.id IN (SELECT j.target_node_id FROM jobs j
+                            WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
+                              AND j.status IN ('queued', 'leased')
+                            UNION
+                            SELECT i.active_node_id FROM application_instances i
+                            WHERE i.deployment_id = d.id AND i.status <> 'removed'
+                              AND i.active_node_id IS NOT NULL)
+             ORDER BY n.pool) AS pools
 FROM deployments d
 LEFT JOIN LATERAL (
     SELECT e.occurred_at, e.kind

@@ -50,6 +50,7 @@ fn stuck_deployment(row: &Row) -> StuckDeployment {
         last_event_at: row.get("last_event_at"),
         last_event_kind: row.get("last_event_kind"),
         nodes: row.get("nodes"),
+        pools: row.get("pools"),
         dispatched,
         path,
         next_command,
@@ -72,6 +73,7 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
         node_id: row.get("node_id"),
         node_name: row.get("node_name"),
         node_status: row.get("node_status"),
+        node_pool: row.get("node_pool"),
         node_heartbeat_age_seconds: row.get("node_heartbeat_age_seconds"),
         lease_expires_at: row.get("lease_expires_at"),
         expired_for_seconds: row.get("expired_for_seconds"),
@@ -101,6 +103,8 @@ pub fn scan(client: &mut Client, thresholds: StuckThresholds) -> Result<StuckRep
                 stuck_after_seconds: thresholds.stuck_after.as_secs(),
                 grace_seconds: thresholds.grace.as_secs(),
             },
+            groups: None,
+            left_out: None,
         })
     })
 }

@@ -11,6 +11,7 @@ pub mod input;
 pub mod path;
 pub mod policy;
 pub mod progress;
+pub mod triage;
 pub mod verdict;
 
 #[cfg(test)]

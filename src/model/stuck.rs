@@ -19,6 +19,8 @@ pub struct StuckDeployment {
     pub last_event_kind: Option<String>,
     /// Where it waits: targets of its unfinished jobs, nodes of its instances.
     pub nodes: Vec<String>,
+    /// The pools of those nodes.
+    pub pools: Vec<String>,
     pub dispatched: bool,
     pub path: BreakGlassPath,
     pub next_command: String,
@@ -36,6 +38,7 @@ pub struct OrphanedLease {
     pub node_id: Option<Uuid>,
     pub node_name: Option<String>,
     pub node_status: Option<NodeStatus>,
+    pub node_pool: Option<String>,
     pub node_heartbeat_age_seconds: Option<i64>,
     pub lease_expires_at: DateTime<Utc>,
     pub expired_for_seconds: i64,
@@ -52,12 +55,44 @@ pub struct StuckScanInfo {
     pub grace_seconds: u64,
 }
 
+/// Stuck deployments that share a node, pool, status, path or org: one
+/// line of `stuck --group-by` in a big incident.
+#[derive(Debug, Clone, Serialize)]
+pub struct StuckGroup {
+    /// The node's or pool's name, the status, the path or the org id;
+    /// `(none)` for deployments that wait on no node.
+    pub key: String,
+    pub count: usize,
+    pub oldest_stuck_for_seconds: i64,
+    pub operator_failed: usize,
+    pub teardown_requested: usize,
+    /// In the group, longest stuck first.
+    pub deployment_ids: Vec<Uuid>,
+    /// Lists the group's deployments.
+    pub next_command: String,
+}
+
+/// How many rows `--limit` left out of each list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LeftOut {
+    pub deployments_stuck: usize,
+    pub leases_orphaned: usize,
+}
+
 /// The `stuck --output json` document.
 #[derive(Debug, Clone, Serialize)]
 pub struct StuckReport {
     pub deployments_stuck: Vec<StuckDeployment>,
     pub leases_orphaned: Vec<OrphanedLease>,
     pub snapshot: StuckScanInfo,
+    /// With `--group-by`: the stuck deployments by node, pool, status,
+    /// path or org, largest group first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub groups: Option<Vec<StuckGroup>>,
+    /// With `--limit`: how many rows were left out (JSON is otherwise
+    /// complete).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<LeftOut>,
 }
 
 impl StuckReport {

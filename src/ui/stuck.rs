@@ -5,7 +5,7 @@ use anyhow::Result;
 use super::output::{self, Output, Paint};
 use crate::duration;
 use crate::model::short_id;
-use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport};
+use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckGroup, StuckReport};
 
 fn secs(seconds: u64) -> i64 {
     i64::try_from(seconds).unwrap_or(i64::MAX)
@@ -22,10 +22,20 @@ pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
         Paint::Bold,
     ));
     text.push('\n');
-    if !report.deployments_stuck.is_empty() {
-        text.push_str(&deployments_table(&report.deployments_stuck, output));
-        text.push('\n');
+    match &report.groups {
+        Some(groups) if !groups.is_empty() => {
+            text.push_str(&groups_table(groups, output));
+            text.push('\n');
+        }
+        Some(_) => {}
+        None if !report.deployments_stuck.is_empty() => {
+            text.push_str(&deployments_table(&report.deployments_stuck, output));
+            text.push('\n');
+        }
+        None => {}
     }
+    let left_out = report.left_out.unwrap_or_default();
+    text.push_str(&more(left_out.deployments_stuck));
     text.push('\n');
     text.push_str(&output.paint(
         &format!(
@@ -40,6 +50,7 @@ pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
         text.push_str(&leases_table(&report.leases_orphaned, output));
         text.push('\n');
     }
+    text.push_str(&more(left_out.leases_orphaned));
     output::print(&text)?;
     if report.found_anything() {
         output::note(
@@ -48,6 +59,52 @@ pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// "… and 2,941 more" when `--limit` left rows out.
+fn more(left_out: usize) -> String {
+    if left_out == 0 {
+        return String::new();
+    }
+    format!("… and {} more (--limit)\n", thousands(left_out))
+}
+
+/// 2941 → "2,941".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn groups_table(groups: &[StuckGroup], output: &Output) -> String {
+    let mut table = output.table(&["group", "stuck", "oldest", "paths", "next"]);
+    for g in groups {
+        let mut paths = Vec::new();
+        if g.teardown_requested > 0 {
+            paths.push(format!("{} teardown_requested", g.teardown_requested));
+        }
+        if g.operator_failed > 0 {
+            paths.push(format!("{} operator_failed", g.operator_failed));
+        }
+        let none = g.count - g.teardown_requested - g.operator_failed;
+        if none > 0 {
+            paths.push(format!("{none} none"));
+        }
+        table.add_row(vec![
+            output.cell(super::output::visible(&g.key), false),
+            output.cell(g.count, false),
+            output.cell(duration::human(g.oldest_stuck_for_seconds), true),
+            output.cell(paths.join(", "), false),
+            output.cell(super::output::visible(&g.next_command), false),
+        ]);
+    }
+    table.to_string()
 }
 
 fn deployments_table(rows: &[StuckDeployment], output: &Output) -> String {

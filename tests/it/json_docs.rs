@@ -318,7 +318,9 @@ fn stuck_documents_every_key_it_prints() {
         let found = stuck[list].as_array().map_or(0, Vec::len);
         assert!(found > 0, "the scenarios have no {list}: nothing to check");
     }
-    assert_documented("pushleft-controller-stuck", &[stuck]);
+    let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
+    assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
+    assert_documented("pushleft-controller-stuck", &[stuck, grouped]);
 }
 
 #[test]

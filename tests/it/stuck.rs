@@ -261,3 +261,73 @@ fn stuck_table_lists_both_scans_and_never_prints_logs() {
     assert!(none.contains("no event for 5h or more): 0"), "{none}");
     assert!(none.contains("not reclaimed): 0"), "{none}");
 }
+
+/// A dead node stranding `n` deployments: each deploying for 2 hours with
+/// no event, its instance active on edge-07 (offline for 3 hours).
+fn strand_on_edge_07(db: &TestDb, n: u32) {
+    db.client()
+        .batch_execute(&format!(
+            "INSERT INTO deployments (id, org_id, status, created_at, updated_at)
+             SELECT ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    'c0000009-0000-4000-8000-000000000009', 'deploying',
+                    now() - interval '2 hours', now() - interval '2 hours'
+             FROM generate_series(1, {n}) g;
+             INSERT INTO application_instances (id, deployment_id, role_name, status,
+                                                active_node_id, generation)
+             SELECT ('f' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    'web', 'running', 'a0000012-0000-4000-8000-000000000012', 1
+             FROM generate_series(1, {n}) g;"
+        ))
+        .expect("stranding deployments on edge-07");
+}
+
+#[test]
+fn a_dead_node_with_200_stuck_deployments_is_one_group_of_200() {
+    let db = scenario_db();
+    strand_on_edge_07(&db, 200);
+    let doc = stuck_json(&db, &["--group-by", "node"]);
+    let groups = doc["groups"].as_array().expect("groups");
+    assert_eq!(groups[0]["key"], "edge-07", "{:#}", groups[0]);
+    // d0000003's instance is on edge-07 as well.
+    assert_eq!(groups[0]["count"], 201);
+    assert_eq!(groups[0]["teardown_requested"], 201);
+    assert_eq!(
+        groups[0]["next_command"],
+        "pushleft-controller stuck --node edge-07"
+    );
+    // Without --limit the JSON is complete.
+    assert_eq!(doc["deployments_stuck"].as_array().unwrap().len(), 205);
+    assert!(doc.get("left_out").is_none());
+}
+
+#[test]
+fn filters_and_limit_narrow_the_scan_and_say_what_was_left_out() {
+    let db = scenario_db();
+    strand_on_edge_07(&db, 30);
+    let doc = stuck_json(&db, &["--node", "edge-07", "--limit", "10"]);
+    assert_eq!(doc["deployments_stuck"].as_array().unwrap().len(), 10);
+    assert_eq!(doc["left_out"]["deployments_stuck"], 21);
+    // The orphaned lease is on build-03, not edge-07.
+    assert_eq!(doc["leases_orphaned"].as_array().unwrap().len(), 0);
+    let queued = stuck_json(&db, &["--status", "queued"]);
+    assert_eq!(
+        ids(&queued, "deployments_stuck", "deployment_id"),
+        [scenario(4), scenario(1)]
+    );
+    let failing = stuck_json(&db, &["--path", "operator_failed"]);
+    assert_eq!(
+        ids(&failing, "deployments_stuck", "deployment_id"),
+        [scenario(4), scenario(1)]
+    );
+    let table = db.run(&[
+        "stuck", "--output", "table", "--pool", "edge", "--limit", "5",
+    ]);
+    table.assert_code(0);
+    assert!(table.stdout.contains("… and 27 more"), "{}", table.stdout);
+    // --exit-code still pages when only the limit hid the rows.
+    db.run(&["stuck", "--limit", "0", "--exit-code"])
+        .assert_code(10);
+    db.run(&["stuck", "--node", "no-such-node", "--exit-code"])
+        .assert_code(0);
+}

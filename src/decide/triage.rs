@@ -1,0 +1,336 @@
+//! Triage of a fleet-wide scan for a big incident: which stuck deployments
+//! and orphaned leases to show (filters), in which order, how many, and
+//! grouped by what they have in common. Pure: the scan is read once.
+
+use std::collections::BTreeMap;
+
+use uuid::Uuid;
+
+use crate::model::stuck::{LeftOut, OrphanedLease, StuckDeployment, StuckGroup, StuckReport};
+use crate::model::{BreakGlassPath, DeploymentStatus};
+
+/// What the stuck deployments are grouped by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupBy {
+    Node,
+    Pool,
+    Status,
+    Path,
+    Org,
+}
+
+/// The order of the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortBy {
+    /// Longest stuck (or longest expired) first: the scan's own order.
+    #[default]
+    StuckFor,
+    Status,
+    Org,
+    Node,
+}
+
+/// Which rows to keep. `None` is no filter; an org matches by id prefix.
+#[derive(Debug, Clone, Default)]
+pub struct TriageFilter {
+    pub status: Option<DeploymentStatus>,
+    pub org: Option<String>,
+    pub node: Option<String>,
+    pub pool: Option<String>,
+    pub path: Option<BreakGlassPath>,
+}
+
+/// Everything `stuck` was asked to do with the scan.
+#[derive(Debug, Clone, Default)]
+pub struct Triage {
+    pub filter: TriageFilter,
+    pub sort: SortBy,
+    pub limit: Option<usize>,
+    pub group_by: Option<GroupBy>,
+}
+
+/// An org id matches a prefix of its hex digits (dashes optional).
+fn org_matches(org: Uuid, prefix: &str) -> bool {
+    let wanted: String = prefix
+        .chars()
+        .filter(|c| *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect();
+    org.simple().to_string().starts_with(&wanted)
+}
+
+impl TriageFilter {
+    fn keeps_deployment(&self, d: &StuckDeployment) -> bool {
+        self.status.as_ref().is_none_or(|s| *s == d.status)
+            && self.org.as_deref().is_none_or(|o| org_matches(d.org_id, o))
+            && self.node.as_ref().is_none_or(|n| d.nodes.contains(n))
+            && self.pool.as_ref().is_none_or(|p| d.pools.contains(p))
+            && self.path.is_none_or(|p| p == d.path)
+    }
+
+    fn keeps_lease(&self, l: &OrphanedLease) -> bool {
+        self.status
+            .as_ref()
+            .is_none_or(|s| *s == l.deployment_status)
+            && self.org.as_deref().is_none_or(|o| org_matches(l.org_id, o))
+            && self
+                .node
+                .as_ref()
+                .is_none_or(|n| l.node_name.as_ref() == Some(n))
+            && self
+                .pool
+                .as_ref()
+                .is_none_or(|p| l.node_pool.as_ref() == Some(p))
+            && self.path.is_none_or(|p| p == l.path)
+    }
+}
+
+fn first_node(nodes: &[String]) -> &str {
+    nodes.first().map(String::as_str).unwrap_or("")
+}
+
+fn sort(report: &mut StuckReport, by: SortBy) {
+    // Stable sorts: within a key, the scan's longest-stuck-first order.
+    let deployments = &mut report.deployments_stuck;
+    let leases = &mut report.leases_orphaned;
+    match by {
+        SortBy::StuckFor => {}
+        SortBy::Status => {
+            deployments.sort_by(|a, b| a.status.as_str().cmp(b.status.as_str()));
+            leases.sort_by(|a, b| {
+                a.deployment_status
+                    .as_str()
+                    .cmp(b.deployment_status.as_str())
+            });
+        }
+        SortBy::Org => {
+            deployments.sort_by_key(|d| d.org_id);
+            leases.sort_by_key(|l| l.org_id);
+        }
+        SortBy::Node => {
+            deployments.sort_by(|a, b| first_node(&a.nodes).cmp(first_node(&b.nodes)));
+            leases.sort_by(|a, b| a.node_name.cmp(&b.node_name));
+        }
+    }
+}
+
+/// The keys a deployment is grouped under: every node (or pool) it waits
+/// on, so a deployment spread over two dead nodes counts for both.
+fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
+    let or_none = |values: &[String]| {
+        if values.is_empty() {
+            vec!["(none)".to_string()]
+        } else {
+            values.to_vec()
+        }
+    };
+    match by {
+        GroupBy::Node => or_none(&d.nodes),
+        GroupBy::Pool => or_none(&d.pools),
+        GroupBy::Status => vec![d.status.to_string()],
+        GroupBy::Path => vec![d.path.as_str().to_string()],
+        GroupBy::Org => vec![d.org_id.to_string()],
+    }
+}
+
+/// The command that lists a group's deployments.
+fn group_command(by: GroupBy, key: &str) -> String {
+    let flag = match by {
+        GroupBy::Node => "--node",
+        GroupBy::Pool => "--pool",
+        GroupBy::Status => "--status",
+        GroupBy::Path => "--path",
+        GroupBy::Org => "--org",
+    };
+    if key == "(none)" {
+        return "pushleft-controller stuck".to_string();
+    }
+    format!("pushleft-controller stuck {flag} {key}")
+}
+
+/// The stuck deployments by `by`: largest group first, then the one stuck
+/// longest.
+pub fn group(deployments: &[StuckDeployment], by: GroupBy) -> Vec<StuckGroup> {
+    let mut groups: BTreeMap<String, StuckGroup> = BTreeMap::new();
+    for d in deployments {
+        for key in keys(d, by) {
+            let group = groups.entry(key.clone()).or_insert_with(|| StuckGroup {
+                next_command: group_command(by, &key),
+                key,
+                count: 0,
+                oldest_stuck_for_seconds: 0,
+                operator_failed: 0,
+                teardown_requested: 0,
+                deployment_ids: Vec::new(),
+            });
+            group.count += 1;
+            group.oldest_stuck_for_seconds =
+                group.oldest_stuck_for_seconds.max(d.stuck_for_seconds);
+            match d.path {
+                BreakGlassPath::OperatorFailed => group.operator_failed += 1,
+                BreakGlassPath::TeardownRequested => group.teardown_requested += 1,
+                BreakGlassPath::None => {}
+            }
+            group.deployment_ids.push(d.deployment_id);
+        }
+    }
+    let mut groups: Vec<StuckGroup> = groups.into_values().collect();
+    groups.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then(b.oldest_stuck_for_seconds.cmp(&a.oldest_stuck_for_seconds))
+    });
+    groups
+}
+
+/// Applies the filters, the order, the groups (of every row that passed
+/// the filters) and then the limit.
+pub fn triage(mut report: StuckReport, triage: &Triage) -> StuckReport {
+    let filter = &triage.filter;
+    report
+        .deployments_stuck
+        .retain(|d| filter.keeps_deployment(d));
+    report.leases_orphaned.retain(|l| filter.keeps_lease(l));
+    sort(&mut report, triage.sort);
+    report.groups = triage
+        .group_by
+        .map(|by| group(&report.deployments_stuck, by));
+    if let Some(limit) = triage.limit {
+        let left_out = LeftOut {
+            deployments_stuck: report.deployments_stuck.len().saturating_sub(limit),
+            leases_orphaned: report.leases_orphaned.len().saturating_sub(limit),
+        };
+        report.deployments_stuck.truncate(limit);
+        report.leases_orphaned.truncate(limit);
+        if let Some(groups) = &mut report.groups {
+            groups.truncate(limit);
+        }
+        report.left_out = Some(left_out);
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+
+    use super::*;
+    use crate::model::stuck::StuckScanInfo;
+
+    fn row(
+        n: u128,
+        status: &str,
+        nodes: &[&str],
+        path: BreakGlassPath,
+        stuck: i64,
+    ) -> StuckDeployment {
+        StuckDeployment {
+            deployment_id: Uuid::from_u128(n),
+            org_id: Uuid::from_u128(0xC0 + n % 2),
+            status: status.into(),
+            created_at: Utc.with_ymd_and_hms(2026, 11, 29, 0, 0, 0).unwrap(),
+            stuck_for_seconds: stuck,
+            last_event_at: None,
+            last_event_kind: None,
+            nodes: nodes.iter().map(|s| s.to_string()).collect(),
+            pools: nodes
+                .iter()
+                .map(|s| s.split('-').next().unwrap_or("").to_string())
+                .collect(),
+            dispatched: path == BreakGlassPath::TeardownRequested,
+            path,
+            next_command: String::new(),
+        }
+    }
+
+    fn report(rows: Vec<StuckDeployment>) -> StuckReport {
+        StuckReport {
+            deployments_stuck: rows,
+            leases_orphaned: Vec::new(),
+            snapshot: StuckScanInfo {
+                at: Utc.with_ymd_and_hms(2026, 11, 29, 3, 0, 0).unwrap(),
+                stuck_after_seconds: 1800,
+                grace_seconds: 60,
+            },
+            groups: None,
+            left_out: None,
+        }
+    }
+
+    fn scan() -> StuckReport {
+        use BreakGlassPath::*;
+        report(vec![
+            row(1, "deploying", &["edge-07"], TeardownRequested, 9000),
+            row(2, "queued", &[], OperatorFailed, 8000),
+            row(
+                3,
+                "building",
+                &["edge-07", "build-03"],
+                TeardownRequested,
+                7000,
+            ),
+            row(4, "deploying", &["edge-07"], TeardownRequested, 6000),
+        ])
+    }
+
+    #[test]
+    fn a_dead_node_is_one_group_with_every_deployment_on_it() {
+        let groups = group(&scan().deployments_stuck, GroupBy::Node);
+        let keys: Vec<(&str, usize)> = groups.iter().map(|g| (g.key.as_str(), g.count)).collect();
+        assert_eq!(keys, [("edge-07", 3), ("(none)", 1), ("build-03", 1)]);
+        assert_eq!(groups[0].oldest_stuck_for_seconds, 9000);
+        assert_eq!(groups[0].teardown_requested, 3);
+        assert_eq!(
+            groups[0].next_command,
+            "pushleft-controller stuck --node edge-07"
+        );
+        let by_path = group(&scan().deployments_stuck, GroupBy::Path);
+        assert_eq!(by_path[0].key, "teardown_requested");
+        assert_eq!(by_path[0].count, 3);
+    }
+
+    #[test]
+    fn filters_sort_and_limit_say_what_they_left_out() {
+        let t = Triage {
+            filter: TriageFilter {
+                node: Some("edge-07".into()),
+                ..TriageFilter::default()
+            },
+            sort: SortBy::Status,
+            limit: Some(2),
+            group_by: Some(GroupBy::Pool),
+        };
+        let out = triage(scan(), &t);
+        let ids: Vec<u128> = out
+            .deployments_stuck
+            .iter()
+            .map(|d| d.deployment_id.as_u128())
+            .collect();
+        // building before deploying; within deploying, longest stuck first.
+        assert_eq!(ids, [3, 1]);
+        assert_eq!(out.left_out.map(|l| l.deployments_stuck), Some(1));
+        // Groups are of every row that passed the filters, before the limit.
+        let groups = out.groups.expect("grouped");
+        assert_eq!(groups[0].key, "edge");
+        assert_eq!(groups[0].count, 3);
+    }
+
+    #[test]
+    fn an_org_matches_by_prefix_and_status_exactly() {
+        let t = Triage {
+            filter: TriageFilter {
+                // Dashes and case do not matter.
+                org: Some(Uuid::from_u128(0xC1).to_string().to_uppercase()),
+                status: Some(DeploymentStatus::Deploying),
+                ..TriageFilter::default()
+            },
+            ..Triage::default()
+        };
+        let ids: Vec<u128> = triage(scan(), &t)
+            .deployments_stuck
+            .iter()
+            .map(|d| d.deployment_id.as_u128())
+            .collect();
+        assert_eq!(ids, [1]);
+    }
+}
