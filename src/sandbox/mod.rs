@@ -113,22 +113,25 @@ pub fn run(output: &Output, args: &SandboxArgs) -> Result<ExitCode> {
         ));
         return Ok(ExitCode::Done);
     }
-    let simulation = if args.simulate {
-        match Simulation::start(&cluster.conninfo(DATABASE), simulate::INTERVAL) {
-            Ok(simulation) => Some(simulation),
-            Err(err) => {
-                cluster.stop();
-                return Err(err);
-            }
-        }
+    // Without --simulate the live nodes still heartbeat: a sandbox that
+    // turns every node stale after two minutes tells a newcomer the wrong
+    // story.
+    let mode = if args.simulate {
+        simulate::Mode::ControlPlane
     } else {
-        None
+        simulate::Mode::Heartbeats
+    };
+    let simulation = match Simulation::start(&cluster.conninfo(DATABASE), simulate::INTERVAL, mode)
+    {
+        Ok(simulation) => simulation,
+        Err(err) => {
+            cluster.stop();
+            return Err(err);
+        }
     };
     let status = run_command(&cluster, args, output);
     // The simulation stops talking to the cluster before the cluster stops.
-    if let Some(simulation) = simulation {
-        simulation.stop();
-    }
+    simulation.stop();
     cluster.stop();
     let status = status?;
     Ok(match (status.code(), status.signal()) {

@@ -27,6 +27,17 @@ pub const INTERVAL: Duration = Duration::from_secs(1);
 
 use crate::db::sql::sandbox::{HEARTBEAT, LIVE_NODES, SIMULATION_SESSION, TICK};
 
+/// What runs in the background of a sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Only the live nodes' heartbeats: the scenarios stay as described
+    /// however long a newcomer explores (a plain `sandbox`).
+    Heartbeats,
+    /// Heartbeats and a round of the reference control plane
+    /// (`sandbox --simulate`).
+    ControlPlane,
+}
+
 /// A running simulation; [`Simulation::stop`] ends it and waits for it.
 pub struct Simulation {
     stop: Sender<()>,
@@ -35,8 +46,8 @@ pub struct Simulation {
 
 impl Simulation {
     /// Connects to `conninfo` (the sandbox database, with the control plane
-    /// loaded) and starts ticking every `interval`.
-    pub fn start(conninfo: &str, interval: Duration) -> Result<Simulation> {
+    /// loaded) and starts a round every `interval`.
+    pub fn start(conninfo: &str, interval: Duration, mode: Mode) -> Result<Simulation> {
         let mut client = Client::connect(conninfo, NoTls)
             .context("connecting the simulated control plane to the sandbox database")?;
         client.batch_execute(SIMULATION_SESSION.text)?;
@@ -45,13 +56,20 @@ impl Simulation {
             .context("finding the live nodes to heartbeat")?;
         let live: Vec<Uuid> = rows.iter().map(|row| row.get(0)).collect();
         let names: Vec<String> = rows.iter().map(|row| row.get(1)).collect();
-        output::note(&format!(
-            "Simulating the control plane every {}s: heartbeats from {}; agents run jobs on them, \
-             teardowns are driven, failed deployments reaped. The scheduler stays paused (the \
-             scenarios are stuck because of it); nodes that were dead at start stay dead.",
-            interval.as_secs(),
-            names.join(", ")
-        ));
+        output::note(&match mode {
+            Mode::ControlPlane => format!(
+                "Simulating the control plane every {}s: heartbeats from {}; agents run jobs on them, \
+                 teardowns are driven, failed deployments reaped. The scheduler stays paused (the \
+                 scenarios are stuck because of it); nodes that were dead at start stay dead.",
+                interval.as_secs(),
+                names.join(", ")
+            ),
+            Mode::Heartbeats => format!(
+                "Live nodes keep heartbeating ({}), so the scenarios stay as described however \
+                 long you look; nothing else runs (--simulate runs the control plane).",
+                names.join(", ")
+            ),
+        });
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("sandbox-simulation".to_string())
@@ -62,9 +80,12 @@ impl Simulation {
                 }
                 // A message, or the sender gone, ends the loop.
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
-                    let round = client
-                        .execute(HEARTBEAT.text, &[&live])
-                        .and_then(|_| client.query_one(TICK.text, &[]).map(|_| ()));
+                    let round = client.execute(HEARTBEAT.text, &[&live]).and_then(|_| {
+                        if mode == Mode::ControlPlane {
+                            client.query_one(TICK.text, &[])?;
+                        }
+                        Ok(())
+                    });
                     match round {
                         Ok(()) => {
                             if last_error.take().is_some() {

@@ -139,3 +139,42 @@ fn sandbox_keep_leaves_it_running_and_says_how_to_stop_it() {
     );
     assert!(!std::path::Path::new(&dir).exists(), "{dir} is gone");
 }
+
+/// Live nodes keep heartbeating in a plain sandbox, so the scenarios stay
+/// as described however long a newcomer explores; dead ones stay dead.
+/// (A 2-second staleness threshold after 3 seconds stands in for the
+/// default 2 minutes after a coffee.)
+#[test]
+fn a_plain_sandbox_keeps_its_live_nodes_fresh() {
+    let run = bin()
+        .args([
+            "sandbox",
+            "--",
+            "sh",
+            "-c",
+            "sleep 3; exec pushleft-controller fleet list --stale-after 2s --output json",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let fleet: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let stale: Vec<&str> = fleet["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["stale"] == true)
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    // Dead at the start (minutes to days without a heartbeat), and only those.
+    assert_eq!(
+        stale,
+        ["build-03", "build-05", "edge-05", "edge-07"],
+        "{fleet:#}"
+    );
+}
