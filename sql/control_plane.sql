@@ -22,12 +22,16 @@
 --   drive_teardown(deployment uuid) RETURNS text              -- its status afterwards
 --   drive_teardown() RETURNS int                              -- deployments driven
 --   reap_unstarted_application(deployment uuid) RETURNS int   -- reservations released
---   tick(schedule boolean DEFAULT true, lease_ttl interval DEFAULT '30 seconds')
+--   tick(schedule, lease_ttl, work, since, reclaim_after, progress, health_every)
 --       RETURNS jsonb                                         -- what one round did
 --
--- Deliberately left out: the progress of a deployment itself (a succeeded
--- build does not move it to `deploying`), placement of new instances, and
--- reclaiming expired leases. Loads with
+--   reclaim_expired_leases(grace interval) RETURNS int         -- leases reclaimed
+--   progress(deployment uuid, job_kind text) RETURNS void       -- build/deploy done
+--   report_health(every interval) RETURNS int                   -- health events
+--
+-- tick's defaults keep the model the tests step through (instant agents, no
+-- reclaimer, no progress); the sandbox's --simulate turns the rest on.
+-- Deliberately left out: placement of new instances. Loads with
 --   psql -v ON_ERROR_STOP=1 -f sql/control_plane.sql
 -- after schema.sql, and may be loaded again (it replaces its functions).
 
@@ -281,18 +285,99 @@ BEGIN
 END;
 $$;
 
--- One round of everything, in one transaction:
---   1. schedule (unless `schedule` is false): queued, untargeted, available
---      build/deploy jobs of live deployments onto a fresh, online,
---      schedulable node, the least loaded first;
---   2. agents: on nodes with a fresh heartbeat only, lease the queued jobs
---      targeted at them, run them and report success; a job an agent on a
---      fresh node already holds an unexpired lease for is finished too;
---   3. drive every teardown;
---   4. reap the reservations of failed deployments.
--- Returns the counts, e.g. {"scheduled": 1, "ran": 2, "teardowns": 1, "reaped": 0}.
+-- The lease reclaimer: a job still leased whose lease expired more than
+-- `grace` ago goes back to queued (attempts left) or failed, its lease
+-- cleared, as the real reclaimer does. Its deployment's row is read FOR
+-- SHARE first, like every writer of jobs here. Returns how many it reclaimed.
+CREATE OR REPLACE FUNCTION control_plane.reclaim_expired_leases(grace interval) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    n int := 0;
+BEGIN
+    FOR r IN
+        SELECT j.id, j.deployment_id FROM jobs j
+        WHERE j.status = 'leased' AND j.lease_expires_at < now() - grace
+        ORDER BY j.lease_expires_at, j.id
+    LOOP
+        PERFORM 1 FROM deployments WHERE id = r.deployment_id FOR SHARE;
+        UPDATE jobs
+        SET status = CASE WHEN attempt < max_attempts THEN 'queued' ELSE 'failed' END,
+            lease_token = NULL, lease_expires_at = NULL,
+            payload = payload || jsonb_build_object('last_error', 'lease expired; reclaimed'),
+            updated_at = now()
+        WHERE id = r.id AND status = 'leased' AND lease_expires_at < now() - grace;
+        IF FOUND THEN
+            n := n + 1;
+        END IF;
+    END LOOP;
+    RETURN n;
+END;
+$$;
+
+-- A deployment's own progress once its job succeeded: a build moves it from
+-- building to deploying, a deploy from deploying to running, each with an
+-- event. Called by tick (when asked to) after an accepted result.
+CREATE OR REPLACE FUNCTION control_plane.progress(dep uuid, job_kind text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    dep_status text;
+BEGIN
+    SELECT status INTO dep_status FROM deployments WHERE id = dep FOR UPDATE;
+    IF job_kind = 'build' AND dep_status = 'building' THEN
+        UPDATE deployments SET status = 'deploying', updated_at = now() WHERE id = dep;
+        PERFORM control_plane.append_event(dep, 'build_succeeded', jsonb_build_object('by', 'control-plane'));
+    ELSIF job_kind = 'deploy' AND dep_status = 'deploying' THEN
+        UPDATE deployments SET status = 'running', updated_at = now() WHERE id = dep;
+        PERFORM control_plane.append_event(dep, 'running', jsonb_build_object('by', 'control-plane'));
+    END IF;
+END;
+$$;
+
+-- Healthy running deployments report in: a `health_check_passed` event for
+-- each running deployment whose live instances all run on fresh nodes and
+-- whose last event is older than `every`. Returns how many reported.
+CREATE OR REPLACE FUNCTION control_plane.report_health(every interval) RETURNS int
+LANGUAGE plpgsql AS $$
+DECLARE
+    dep uuid;
+    n int := 0;
+BEGIN
+    FOR dep IN
+        SELECT d.id FROM deployments d
+        WHERE d.status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM application_instances i
+                          LEFT JOIN fleet_nodes f ON f.id = i.active_node_id
+                          WHERE i.deployment_id = d.id AND i.status <> 'removed'
+                            AND (f.id IS NULL OR f.last_seen_at < now() - control_plane.fresh_after()))
+          AND coalesce((SELECT max(e.occurred_at) FROM deployment_events e
+                        WHERE e.deployment_id = d.id), '-infinity') < now() - every
+        ORDER BY d.id
+    LOOP
+        PERFORM control_plane.append_event(dep, 'health_check_passed',
+                                           jsonb_build_object('by', 'control-plane'));
+        n := n + 1;
+    END LOOP;
+    RETURN n;
+END;
+$$;
+
+-- One round of the control plane: the scheduler (unless schedule is false),
+-- the agents on fresh nodes, the teardown driver, the reaper; and, when
+-- asked, the lease reclaimer (reclaim_after), the deployments' own progress
+-- and health events (progress, health_every). An agent reports a job once
+-- it has worked on it for `work` since it leased it (or since `since`,
+-- whichever is later: a simulation that starts with a lease in flight gives
+-- its agent that long too). The defaults are the model the tests step
+-- through: instant agents, nothing else.
+DROP FUNCTION IF EXISTS control_plane.tick(boolean, interval);
 CREATE OR REPLACE FUNCTION control_plane.tick(schedule boolean DEFAULT true,
-                                              lease_ttl interval DEFAULT '30 seconds')
+                                              lease_ttl interval DEFAULT '30 seconds',
+                                              work interval DEFAULT '0 seconds',
+                                              since timestamptz DEFAULT '-infinity',
+                                              reclaim_after interval DEFAULT NULL,
+                                              progress boolean DEFAULT false,
+                                              health_every interval DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -301,9 +386,14 @@ DECLARE
     token uuid;
     scheduled int := 0;
     ran int := 0;
+    reclaimed int := 0;
     teardowns int;
     reaped int := 0;
+    healthy int := 0;
 BEGIN
+    IF reclaim_after IS NOT NULL THEN
+        reclaimed := control_plane.reclaim_expired_leases(reclaim_after);
+    END IF;
     IF schedule THEN
         FOR r IN
             SELECT j.id, j.kind FROM jobs j JOIN deployments d ON d.id = j.deployment_id
@@ -327,7 +417,7 @@ BEGIN
     END IF;
 
     FOR r IN
-        SELECT j.id, j.target_node_id, j.status, j.lease_token
+        SELECT j.id, j.deployment_id, j.kind, j.target_node_id, j.status, j.lease_token, j.updated_at
         FROM jobs j JOIN fleet_nodes n ON n.id = j.target_node_id
         WHERE n.last_seen_at >= now() - control_plane.fresh_after()
           AND ((j.status = 'queued' AND j.available_at <= now())
@@ -336,6 +426,10 @@ BEGIN
     LOOP
         IF r.status = 'queued' THEN
             token := control_plane.lease_job(r.id, r.target_node_id, lease_ttl);
+            -- A job that takes time is reported in a later round.
+            CONTINUE WHEN work > interval '0 seconds';
+        ELSIF now() < greatest(r.updated_at, since) + work THEN
+            CONTINUE;
         ELSE
             token := r.lease_token;
         END IF;
@@ -343,6 +437,9 @@ BEGIN
                r.id, r.target_node_id, token, 'succeeded',
                jsonb_build_object('by', 'simulated agent')) THEN
             ran := ran + 1;
+            IF progress THEN
+                PERFORM control_plane.progress(r.deployment_id, r.kind);
+            END IF;
         END IF;
     END LOOP;
 
@@ -359,8 +456,12 @@ BEGIN
         reaped := reaped + control_plane.reap_unstarted_application(r.id);
     END LOOP;
 
-    RETURN jsonb_build_object('scheduled', scheduled, 'ran', ran,
-                              'teardowns', teardowns, 'reaped', reaped);
+    IF health_every IS NOT NULL THEN
+        healthy := control_plane.report_health(health_every);
+    END IF;
+
+    RETURN jsonb_build_object('scheduled', scheduled, 'ran', ran, 'reclaimed', reclaimed,
+                              'teardowns', teardowns, 'reaped', reaped, 'healthy', healthy);
 END;
 $$;
 

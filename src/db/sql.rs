@@ -43,6 +43,7 @@ pub enum Param {
     Int8,
     OptInt8,
     OptUuid,
+    Timestamptz,
     OptTimestamptz,
 }
 
@@ -185,7 +186,8 @@ pub mod sandbox {
     pub const SIMULATION_SESSION: Statement = file!(Script "sandbox/simulation_session.sql" []);
     pub const LIVE_NODES: Statement = file!(Sandbox "sandbox/live_nodes.sql" []);
     pub const HEARTBEAT: Statement = file!(Sandbox "sandbox/heartbeat.sql" [UuidArray]);
-    pub const TICK: Statement = file!(Sandbox "sandbox/tick.sql" []);
+    /// $1 the simulation's start.
+    pub const TICK: Statement = file!(Sandbox "sandbox/tick.sql" [Timestamptz]);
 }
 
 /// Every file of the registry.

@@ -58,8 +58,9 @@ impl Simulation {
         let names: Vec<String> = rows.iter().map(|row| row.get(1)).collect();
         output::note(&match mode {
             Mode::ControlPlane => format!(
-                "Simulating the control plane every {}s: heartbeats from {}; agents run jobs on them, \
-                 teardowns are driven, failed deployments reaped. The scheduler stays paused (the \
+                "Simulating the control plane every {}s: heartbeats from {}; agents run jobs on them \
+                 (a few seconds each), teardowns are driven, expired leases reclaimed, failed \
+                 deployments reaped, healthy ones report in. The scheduler stays paused (the \
                  scenarios are stuck because of it); nodes that were dead at start stay dead.",
                 interval.as_secs(),
                 names.join(", ")
@@ -70,6 +71,7 @@ impl Simulation {
                 names.join(", ")
             ),
         });
+        let started = chrono::Utc::now();
         let (stop, stopped) = mpsc::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("sandbox-simulation".to_string())
@@ -82,7 +84,7 @@ impl Simulation {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
                     let round = client.execute(HEARTBEAT.text, &[&live]).and_then(|_| {
                         if mode == Mode::ControlPlane {
-                            client.query_one(TICK.text, &[])?;
+                            client.query_one(TICK.text, &[&started])?;
                         }
                         Ok(())
                     });

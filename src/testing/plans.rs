@@ -44,6 +44,7 @@ fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync>
         // A limit (the last 20 events) or an age in milliseconds.
         Param::OptInt8 => Box::new(present.then_some(20i64)),
         Param::OptUuid => Box::new(present.then_some(deployment)),
+        Param::Timestamptz => Box::new(chrono::Utc::now()),
         Param::OptTimestamptz => Box::new(present.then(chrono::Utc::now)),
     }
 }

@@ -102,3 +102,54 @@ fn sandbox_simulate_and_keep_exclude_each_other() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
 }
+
+/// The tour under --simulate: d0000007's teardown is still under way right
+/// after the start and completes while `wait` watches; once every stuck
+/// deployment is handled with fail-safely (and the reclaimer took the
+/// orphaned lease back), `stuck --exit-code` clears.
+const TOUR: &str = r#"
+set -e
+dir="$1"
+# After the first round (1s): an instant agent would have finished already.
+sleep 1.5
+pushleft-controller diagnose d0000007 --output json > "$dir/d7-start.json"
+pushleft-controller wait d0000007 --timeout 30s --output json > "$dir/d7-wait.json"
+for d in d0000001 d0000002 d0000003 d0000004 d0000008; do
+    pushleft-controller fail-safely "$d" --reason "INC-9 simulate tour" --yes --output json > /dev/null
+done
+i=0
+until pushleft-controller stuck --exit-code --output json > "$dir/stuck.json"; do
+    i=$((i + 1)); [ $i -lt 20 ] || exit 9
+    sleep 0.5
+done
+"#;
+
+#[test]
+fn sandbox_simulate_shows_a_teardown_complete_and_stuck_clears_once_handled() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = bin()
+        .args(["sandbox", "--simulate", "--", "sh", "-c", TOUR, "sh"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let start = read("d7-start.json");
+    assert_eq!(
+        start["deployment"]["status"], "teardown_queued",
+        "{start:#}"
+    );
+    let waited = read("d7-wait.json");
+    assert_eq!(waited["verified"], true, "{waited:#}");
+    assert_eq!(waited["status"], "destroyed");
+    let stuck = read("stuck.json");
+    assert_eq!(
+        stuck["deployments_stuck"],
+        serde_json::json!([]),
+        "{stuck:#}"
+    );
+    assert_eq!(stuck["leases_orphaned"], serde_json::json!([]), "{stuck:#}");
+}
