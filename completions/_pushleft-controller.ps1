@@ -135,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Only deployments whose break-glass path is this one')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'The order of the rows [default: stuck-for, longest first]')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most this many rows of each list (JSON says how many were left out)')
+            [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter''s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')

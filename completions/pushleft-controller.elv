@@ -124,6 +124,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --path 'Only deployments whose break-glass path is this one'
             cand --sort 'The order of the rows [default: stuck-for, longest first]'
             cand --limit 'Show at most this many rows of each list (JSON says how many were left out)'
+            cand --write 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter''s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'

@@ -173,7 +173,9 @@ pub enum Command {
   pushleft-controller stuck --for 1h --output json
   pushleft-controller stuck --exit-code || page-oncall
   pushleft-controller stuck --group-by node
-  pushleft-controller stuck --node edge-07 --limit 20")]
+  pushleft-controller stuck --node edge-07 --limit 20
+  pushleft-controller stuck --output openmetrics
+  pushleft-controller stuck --write /var/lib/node_exporter/textfile/pushleft.prom")]
     Stuck(StuckArgs),
 
     /// Follow a deployment until the runbook's Verification holds.
@@ -404,6 +406,12 @@ pub struct StuckArgs {
     /// left out).
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+
+    /// Write the metrics (OpenMetrics) to FILE, replacing it atomically,
+    /// instead of printing: for node_exporter's textfile collector, from
+    /// cron. A failed scan still writes pushleft_scan_success 0.
+    #[arg(long, value_name = "FILE")]
+    pub write: Option<std::path::PathBuf>,
 }
 
 /// `stuck --group-by`.

@@ -61,6 +61,13 @@ impl Context {
 pub fn run(cli: Cli) -> Result<ExitCode> {
     crate::interrupt::install();
     let ctx = Context::new(cli.global);
+    if ctx.output.format == ui::OutputFormat::Openmetrics
+        && !matches!(cli.command, Command::Stuck(_))
+    {
+        return Err(exit::usage(
+            "--output openmetrics is for `stuck` (the alerts' metrics); use table or json here",
+        ));
+    }
     let reader = read_only_command(&cli.command);
     let result = match &cli.command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),

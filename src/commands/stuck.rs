@@ -3,14 +3,20 @@
 //! order, groups, a limit). Reports, never acts.
 
 use anyhow::Result;
+use postgres::Client;
 
 use super::Context;
 use crate::cli::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
+use crate::db::fleet::{self, FleetFilter};
 use crate::db::stuck::{self, StuckThresholds};
+use crate::decide::Policy;
 use crate::decide::triage::{self, GroupBy, SortBy, Triage, TriageFilter};
 use crate::exit::ExitCode;
+use crate::model::fleet::FleetList;
+use crate::model::stuck::StuckReport;
 use crate::model::{BreakGlassPath, DeploymentStatus};
-use crate::ui;
+use crate::ui::openmetrics::Scan;
+use crate::ui::{self, OutputFormat};
 
 fn triage_of(args: &StuckArgs) -> Triage {
     Triage {
@@ -51,15 +57,11 @@ fn triage_of(args: &StuckArgs) -> Triage {
 }
 
 pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
+    if args.write.is_some() || ctx.output.format == OutputFormat::Openmetrics {
+        return metrics(ctx, args);
+    }
     let mut client = ctx.connect_for_reading()?;
-    let scan = stuck::scan(
-        &mut client,
-        StuckThresholds {
-            stuck_after: args.for_,
-            grace: args.grace,
-        },
-    )?;
-    let report = triage::triage(scan, &triage_of(args));
+    let report = triage::triage(scan(&mut client, args)?, &triage_of(args));
     if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
@@ -71,6 +73,61 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             .left_out
             .is_some_and(|l| l.deployments_stuck + l.leases_orphaned > 0);
     Ok(if args.exit_code && found {
+        ExitCode::StuckFound
+    } else {
+        ExitCode::Done
+    })
+}
+
+fn scan(client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {
+    stuck::scan(
+        client,
+        StuckThresholds {
+            stuck_after: args.for_,
+            grace: args.grace,
+        },
+    )
+}
+
+/// `-o openmetrics` / `--write FILE`: the scan and the fleet as metrics.
+/// The filters apply; `--limit` and `--group-by` do not (metrics count
+/// everything). A failed scan still produces metrics (`scan_success 0`,
+/// the last success carried over from the file) and then fails.
+fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
+    let at = chrono::Utc::now();
+    let read = || -> Result<(StuckReport, FleetList)> {
+        let mut client = ctx.connect_for_reading()?;
+        let triage = Triage {
+            limit: None,
+            group_by: None,
+            ..triage_of(args)
+        };
+        let report = triage::triage(scan(&mut client, args)?, &triage);
+        let all_nodes = FleetFilter::default();
+        let fleet = fleet::list(&mut client, &all_nodes, Policy::default().stale_after)?;
+        Ok((report, fleet))
+    };
+    let result = read();
+    let previous = args
+        .write
+        .as_ref()
+        .and_then(|path| std::fs::read_to_string(path).ok());
+    let text = match &result {
+        Ok((report, fleet)) => ui::openmetrics::render(&Scan::Done { report, fleet }, at, Some(at)),
+        Err(_) => ui::openmetrics::render(
+            &Scan::Failed,
+            at,
+            previous
+                .as_deref()
+                .and_then(ui::openmetrics::last_success_in),
+        ),
+    };
+    match &args.write {
+        Some(path) => ui::output::write_atomically(path, &text)?,
+        None => ui::print(&text)?,
+    }
+    let (report, _) = result?;
+    Ok(if args.exit_code && report.found_anything() {
         ExitCode::StuckFound
     } else {
         ExitCode::Done

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
 pub mod history;
+pub mod openmetrics;
 pub mod output;
 pub mod prompt;
 pub mod stuck;

@@ -16,6 +16,8 @@ pub enum OutputFormat {
     Table,
     /// One JSON document on stdout, for scripts.
     Json,
+    /// The OpenMetrics text format, for monitoring (`stuck` only).
+    Openmetrics,
 }
 
 /// How results are rendered for this run.
@@ -130,6 +132,33 @@ pub fn visible(text: &str) -> String {
         }
     }
     shown
+}
+
+/// Replaces `path` with `text` atomically: written to a temporary file in
+/// the same directory, flushed to disk, then renamed over it, so a reader
+/// (node_exporter's textfile collector) sees the old file or the new one,
+/// never half of one.
+pub fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
+    use anyhow::Context;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => std::path::Path::new("."),
+    };
+    let mut file = tempfile::Builder::new()
+        .prefix(".pushleft-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.as_file().sync_all())
+        .with_context(|| format!("writing {}", file.path().display()))?;
+    // Readable like any metrics file (a temporary file starts as 0600).
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(file.path(), std::fs::Permissions::from_mode(0o644))
+        .with_context(|| format!("chmod {}", file.path().display()))?;
+    file.persist(path)
+        .with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
 }
 
 /// Writes text to stdout.

@@ -16,6 +16,7 @@ mod fleet;
 mod history;
 mod json_docs;
 mod layers;
+mod metrics;
 mod sandbox;
 mod schema;
 mod simulate;

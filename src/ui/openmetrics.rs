@@ -1,0 +1,221 @@
+//! `stuck -o openmetrics`: the scan as the OpenMetrics text format, for the
+//! monitoring that pages people (node_exporter's textfile collector reads
+//! it; every metric is a gauge, so the Prometheus text parser reads it too).
+//! Every series an alert may watch is always present, zero included: an
+//! absent series cannot fire.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Utc};
+
+use crate::model::fleet::FleetList;
+use crate::model::stuck::StuckReport;
+
+/// What one run of the scan produced, or why it failed.
+pub enum Scan<'a> {
+    Done {
+        report: &'a StuckReport,
+        fleet: &'a FleetList,
+    },
+    Failed,
+}
+
+/// The metrics text: `at` is when the scan ran, `last_success` when one
+/// last succeeded (this one, or an earlier one when this failed).
+pub fn render(scan: &Scan, at: DateTime<Utc>, last_success: Option<DateTime<Utc>>) -> String {
+    let mut out = String::new();
+    if let Scan::Done { report, fleet } = scan {
+        stuck_series(&mut out, report);
+        node_series(&mut out, fleet);
+    }
+    let ok = matches!(scan, Scan::Done { .. });
+    gauge(
+        &mut out,
+        "pushleft_scan_success",
+        None,
+        "1 when this scan of the control plane's database succeeded, 0 when it failed.",
+        &[(String::new(), if ok { 1 } else { 0 })],
+    );
+    gauge_f(
+        &mut out,
+        "pushleft_scan_timestamp_seconds",
+        "When this scan ran (Unix time).",
+        seconds(at),
+    );
+    if let Some(success) = last_success {
+        gauge_f(
+            &mut out,
+            "pushleft_last_success_timestamp_seconds",
+            "When a scan last succeeded (Unix time).",
+            seconds(success),
+        );
+    }
+    out.push_str("# EOF\n");
+    out
+}
+
+fn seconds(at: DateTime<Utc>) -> f64 {
+    at.timestamp_millis() as f64 / 1000.0
+}
+
+fn stuck_series(out: &mut String, report: &StuckReport) {
+    let mut stuck: BTreeMap<(String, String), i64> = BTreeMap::new();
+    for status in ["queued", "building", "deploying"] {
+        for path in ["operator_failed", "teardown_requested"] {
+            stuck.insert((status.to_string(), path.to_string()), 0);
+        }
+    }
+    for d in &report.deployments_stuck {
+        *stuck
+            .entry((d.status.to_string(), d.path.as_str().to_string()))
+            .or_default() += 1;
+    }
+    let series: Vec<(String, i64)> = stuck
+        .into_iter()
+        .map(|((status, path), n)| {
+            (
+                format!("status=\"{}\",path=\"{}\"", label(&status), label(&path)),
+                n,
+            )
+        })
+        .collect();
+    gauge(
+        out,
+        "pushleft_deployments_stuck",
+        None,
+        "Deployments in flight with no event for the stuck threshold (the deployment_stuck alert), by status and break-glass path.",
+        &series,
+    );
+    let mut leases: BTreeMap<String, i64> = ["build", "deploy", "teardown"]
+        .iter()
+        .map(|k| (k.to_string(), 0))
+        .collect();
+    for l in &report.leases_orphaned {
+        *leases.entry(l.kind.to_string()).or_default() += 1;
+    }
+    let series: Vec<(String, i64)> = leases
+        .into_iter()
+        .map(|(kind, n)| (format!("kind=\"{}\"", label(&kind)), n))
+        .collect();
+    gauge(
+        out,
+        "pushleft_leases_orphaned",
+        None,
+        "Job leases that expired more than the grace ago and were not reclaimed (the job_lease_orphaned alert), by job kind.",
+        &series,
+    );
+    let oldest = |ages: &mut dyn Iterator<Item = i64>| ages.max().unwrap_or(0).max(0);
+    gauge(
+        out,
+        "pushleft_oldest_stuck_seconds",
+        Some("seconds"),
+        "How long the longest stuck deployment has had no event (0 when none is stuck).",
+        &[(
+            String::new(),
+            oldest(&mut report.deployments_stuck.iter().map(|d| d.stuck_for_seconds)),
+        )],
+    );
+    gauge(
+        out,
+        "pushleft_oldest_orphaned_lease_seconds",
+        Some("seconds"),
+        "How long ago the oldest orphaned lease expired (0 when none).",
+        &[(
+            String::new(),
+            oldest(&mut report.leases_orphaned.iter().map(|l| l.expired_for_seconds)),
+        )],
+    );
+}
+
+fn node_series(out: &mut String, fleet: &FleetList) {
+    let mut nodes: BTreeMap<(String, bool), i64> = BTreeMap::new();
+    for status in ["online", "draining", "offline"] {
+        for stale in [false, true] {
+            nodes.insert((status.to_string(), stale), 0);
+        }
+    }
+    for n in &fleet.nodes {
+        *nodes
+            .entry((n.node.status.to_string(), n.stale))
+            .or_default() += 1;
+    }
+    let series: Vec<(String, i64)> = nodes
+        .into_iter()
+        .map(|((status, stale), n)| {
+            (
+                format!("status=\"{}\",stale=\"{stale}\"", label(&status)),
+                n,
+            )
+        })
+        .collect();
+    gauge(
+        out,
+        "pushleft_nodes",
+        None,
+        "Fleet nodes by status and by whether their heartbeat is stale.",
+        &series,
+    );
+}
+
+/// A label value, escaped as the format requires.
+fn label(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+fn header(out: &mut String, name: &str, unit: Option<&str>, help: &str) {
+    let _ = writeln!(out, "# TYPE {name} gauge");
+    if let Some(unit) = unit {
+        let _ = writeln!(out, "# UNIT {name} {unit}");
+    }
+    let _ = writeln!(
+        out,
+        "# HELP {name} {}",
+        help.replace('\\', "\\\\").replace('\n', "\\n")
+    );
+}
+
+fn gauge(out: &mut String, name: &str, unit: Option<&str>, help: &str, series: &[(String, i64)]) {
+    header(out, name, unit, help);
+    for (labels, value) in series {
+        if labels.is_empty() {
+            let _ = writeln!(out, "{name} {value}");
+        } else {
+            let _ = writeln!(out, "{name}{{{labels}}} {value}");
+        }
+    }
+}
+
+fn gauge_f(out: &mut String, name: &str, help: &str, value: f64) {
+    header(out, name, Some("seconds"), help);
+    let _ = writeln!(out, "{name} {value:.3}");
+}
+
+/// The last success a previous metrics file recorded, if any (so a failed
+/// scan does not forget when the last good one was).
+pub fn last_success_in(previous: &str) -> Option<DateTime<Utc>> {
+    previous.lines().find_map(|line| {
+        let value = line.strip_prefix("pushleft_last_success_timestamp_seconds ")?;
+        let seconds: f64 = value.trim().parse().ok()?;
+        DateTime::from_timestamp_millis((seconds * 1000.0).round() as i64)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_scan_keeps_the_last_success_and_ends_with_eof() {
+        let at = DateTime::from_timestamp(1_790_000_000, 0).expect("a time");
+        let earlier = DateTime::from_timestamp(1_789_999_000, 0).expect("a time");
+        let text = render(&Scan::Failed, at, Some(earlier));
+        assert!(text.contains("pushleft_scan_success 0\n"), "{text}");
+        assert!(text.ends_with("# EOF\n"));
+        assert_eq!(last_success_in(&text), Some(earlier));
+        assert_eq!(label("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+}
