@@ -99,6 +99,8 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         'pushleft-controller;fleet;list' {
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Only nodes of this pool')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only nodes with this status')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'With --watch: stop after N refreshes')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
@@ -136,6 +138,8 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'The order of the rows [default: stuck-for, longest first]')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most this many rows of each list (JSON says how many were left out)')
             [CompletionResult]::new('--write', '--write', [CompletionResultType]::ParameterName, 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter''s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0')
+            [CompletionResult]::new('--watch', '--watch', [CompletionResultType]::ParameterName, 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it')
+            [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'With --watch: stop after N refreshes')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')

@@ -92,6 +92,8 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         &'pushleft-controller;fleet;list'= {
             cand --pool 'Only nodes of this pool'
             cand --status 'Only nodes with this status'
+            cand --watch 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it'
+            cand --count 'With --watch: stop after N refreshes'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
@@ -125,6 +127,8 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --sort 'The order of the rows [default: stuck-for, longest first]'
             cand --limit 'Show at most this many rows of each list (JSON says how many were left out)'
             cand --write 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter''s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0'
+            cand --watch 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it'
+            cand --count 'With --watch: stop after N refreshes'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'

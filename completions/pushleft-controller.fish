@@ -88,6 +88,8 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l status -d 'Only nodes with this status' -r -f -a "online\t''
 draining\t''
 offline\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l watch -d 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l count -d 'With --watch: stop after N refreshes' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
@@ -127,6 +129,8 @@ org\t''
 node\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l limit -d 'Show at most this many rows of each list (JSON says how many were left out)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l write -d 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter\'s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0' -r -F
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l watch -d 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l count -d 'With --watch: stop after N refreshes' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'

@@ -317,6 +317,20 @@ pub enum FleetCommand {
     List(FleetListArgs),
 }
 
+/// `--watch` and `--count`: shared by the views that refresh.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct WatchArgs {
+    /// Refresh every INTERVAL (default 5s): in place on a terminal, with
+    /// changes highlighted; one document per refresh on a pipe (JSON lines
+    /// with --output json). Ctrl-C ends it.
+    #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "5s", value_parser = parse_duration)]
+    pub watch: Option<Duration>,
+
+    /// With --watch: stop after N refreshes.
+    #[arg(long, value_name = "N", requires = "watch")]
+    pub count: Option<u64>,
+}
+
 /// When a node counts as stale: shared by every command that judges nodes.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct StalenessArgs {
@@ -354,6 +368,9 @@ pub struct FleetListArgs {
     /// Only nodes whose heartbeat is stale.
     #[arg(long)]
     pub stale: bool,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
@@ -410,8 +427,11 @@ pub struct StuckArgs {
     /// Write the metrics (OpenMetrics) to FILE, replacing it atomically,
     /// instead of printing: for node_exporter's textfile collector, from
     /// cron. A failed scan still writes pushleft_scan_success 0.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "watch")]
     pub write: Option<std::path::PathBuf>,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
 }
 
 /// `stuck --group-by`.

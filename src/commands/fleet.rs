@@ -5,6 +5,7 @@
 use anyhow::Result;
 
 use super::Context;
+use super::watch::{self, Watched};
 use crate::cli::{FleetCommand, NodeStatusFilter};
 use crate::db::fleet::{self, FleetFilter};
 use crate::exit::ExitCode;
@@ -22,8 +23,26 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
         }),
         stale_only: args.stale,
     };
+    let stale_after = args.staleness.stale_after;
+    if let Some(interval) = args.watch.watch {
+        return watch::watch(
+            ctx,
+            interval,
+            args.watch.count,
+            Watched {
+                read: &mut |client| fleet::list(client, &filter, stale_after),
+                text: &|list| {
+                    format!(
+                        "{}\n{}",
+                        ui::fleet::table(list, &ctx.output),
+                        ui::fleet::summary(list)
+                    )
+                },
+            },
+        );
+    }
     let mut client = ctx.connect_for_reading()?;
-    let list = fleet::list(&mut client, &filter, args.staleness.stale_after)?;
+    let list = fleet::list(&mut client, &filter, stale_after)?;
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {

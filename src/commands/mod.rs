@@ -10,6 +10,7 @@ pub mod history;
 pub mod sandbox;
 pub mod stuck;
 pub mod wait;
+pub mod watch;
 
 use std::time::Duration;
 

@@ -6,6 +6,7 @@ use anyhow::Result;
 use postgres::Client;
 
 use super::Context;
+use super::watch::{self, Watched};
 use crate::cli::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
 use crate::db::fleet::{self, FleetFilter};
 use crate::db::stuck::{self, StuckThresholds};
@@ -59,6 +60,18 @@ fn triage_of(args: &StuckArgs) -> Triage {
 pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     if args.write.is_some() || ctx.output.format == OutputFormat::Openmetrics {
         return metrics(ctx, args);
+    }
+    if let Some(interval) = args.watch.watch {
+        let triage = triage_of(args);
+        return watch::watch(
+            ctx,
+            interval,
+            args.watch.count,
+            Watched {
+                read: &mut |client| Ok(triage::triage(scan(client, args)?, &triage)),
+                text: &|report| ui::stuck::text(report, &ctx.output),
+            },
+        );
     }
     let mut client = ctx.connect_for_reading()?;
     let report = triage::triage(scan(&mut client, args)?, &triage_of(args));

@@ -12,6 +12,25 @@ pub fn render(fleet: &FleetList, output: &Output) -> Result<()> {
         output::note("No node matches the filters.");
         return Ok(());
     }
+    output::print(&table(fleet, output))?;
+    output::note(&summary(fleet));
+    Ok(())
+}
+
+/// One line: nodes, stale ones, slots in use.
+pub fn summary(fleet: &FleetList) -> String {
+    let stale = fleet.nodes.iter().filter(|n| n.stale).count();
+    let used: i64 = fleet.nodes.iter().map(|n| n.slots_used).sum();
+    let total: i64 = fleet.nodes.iter().map(|n| i64::from(n.node.slots)).sum();
+    format!(
+        "{} nodes, {stale} stale (no heartbeat for {}); {used} of {total} slots in use.",
+        fleet.nodes.len(),
+        duration::human(i64::try_from(fleet.snapshot.stale_after_seconds).unwrap_or(i64::MAX)),
+    )
+}
+
+/// The nodes as a table.
+pub fn table(fleet: &FleetList, output: &Output) -> String {
     let mut table = output.table(&[
         "node",
         "pool",
@@ -44,14 +63,5 @@ pub fn render(fleet: &FleetList, output: &Output) -> Result<()> {
             output.cell(row.instances, false),
         ]);
     }
-    output::print(&table.to_string())?;
-    let stale = fleet.nodes.iter().filter(|n| n.stale).count();
-    let used: i64 = fleet.nodes.iter().map(|n| n.slots_used).sum();
-    let total: i64 = fleet.nodes.iter().map(|n| i64::from(n.node.slots)).sum();
-    output::note(&format!(
-        "{} nodes, {stale} stale (no heartbeat for {}); {used} of {total} slots in use.",
-        fleet.nodes.len(),
-        duration::human(i64::try_from(fleet.snapshot.stale_after_seconds).unwrap_or(i64::MAX)),
-    ));
-    Ok(())
+    table.to_string()
 }

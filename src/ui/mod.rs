@@ -13,5 +13,6 @@ pub mod output;
 pub mod prompt;
 pub mod stuck;
 pub mod wait;
+pub mod watch;
 
 pub use output::{Output, OutputFormat, Paint, note, print, print_json};

@@ -12,6 +12,18 @@ fn secs(seconds: u64) -> i64 {
 }
 
 pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
+    output::print(&text(report, output))?;
+    if report.found_anything() {
+        output::note(
+            "Look before you act: `pushleft-controller diagnose <deployment>` shows the evidence; \
+             fail-safely decides the path again under row locks and asks before it writes.",
+        );
+    }
+    Ok(())
+}
+
+/// Both tables (or the groups), as text.
+pub fn text(report: &StuckReport, output: &Output) -> String {
     let mut text = String::new();
     text.push_str(&output.paint(
         &format!(
@@ -51,14 +63,7 @@ pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
         text.push('\n');
     }
     text.push_str(&more(left_out.leases_orphaned));
-    output::print(&text)?;
-    if report.found_anything() {
-        output::note(
-            "Look before you act: `pushleft-controller diagnose <deployment>` shows the evidence; \
-             fail-safely decides the path again under row locks and asks before it writes.",
-        );
-    }
-    Ok(())
+    text
 }
 
 /// "… and 2,941 more" when `--limit` left rows out.

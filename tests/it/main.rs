@@ -22,3 +22,4 @@ mod schema;
 mod simulate;
 mod stuck;
 mod wait;
+mod watch;

@@ -1,0 +1,86 @@
+//! `--watch` for `stuck` and `fleet list`: read, show, sleep, again. A lost
+//! connection is shown and retried, not fatal; Ctrl-C ends it (exit 130).
+
+use std::time::Duration;
+
+use anyhow::Result;
+use chrono::Utc;
+use postgres::Client;
+use serde::Serialize;
+
+use super::Context;
+use crate::exit::{self, ExitCode};
+use crate::ui::{self, watch::Screen};
+
+/// Shorter than this only hammers the database.
+const MIN_INTERVAL: Duration = Duration::from_secs(1);
+
+/// How a watched command reads and shows one refresh.
+pub struct Watched<'a, T> {
+    pub read: &'a mut dyn FnMut(&mut Client) -> Result<T>,
+    pub text: &'a dyn Fn(&T) -> String,
+}
+
+/// Refreshes every `interval`, `count` times (forever without one).
+pub fn watch<T: Serialize>(
+    ctx: &Context,
+    interval: Duration,
+    count: Option<u64>,
+    watched: Watched<'_, T>,
+) -> Result<ExitCode> {
+    if interval < MIN_INTERVAL {
+        return Err(exit::usage(format!(
+            "--watch {}: refresh at most once a second (e.g. --watch 5s)",
+            crate::duration::human(interval.as_secs() as i64)
+        )));
+    }
+    let every = crate::duration::human(interval.as_secs() as i64);
+    let terminal = ctx.output.interactive && !ctx.output.json();
+    let mut screen = Screen::default();
+    let mut client: Option<Client> = None;
+    let (mut last_text, mut last_read) = (String::new(), None);
+    let mut refresh = 0u64;
+    loop {
+        let mut failed = None;
+        refresh += 1;
+        let result = match client.as_mut() {
+            Some(c) => (watched.read)(c),
+            None => ctx.connect_for_reading().and_then(|mut c| {
+                let value = (watched.read)(&mut c);
+                client = Some(c);
+                value
+            }),
+        };
+        match result {
+            Ok(value) => {
+                let text = (watched.text)(&value);
+                last_read = Some(Utc::now());
+                if terminal {
+                    screen.draw(&ctx.output, &text, last_read, None, &every)?;
+                } else {
+                    ui::watch::document(&ctx.output, &value, &text)?;
+                }
+                last_text = text;
+            }
+            Err(err) => {
+                // The session is gone (or never came): a new one next time.
+                client = None;
+                let problem = format!("the last read failed: {err:#}");
+                if terminal {
+                    screen.draw(&ctx.output, &last_text, last_read, Some(&problem), &every)?;
+                } else {
+                    ui::note(&format!("{problem}; retrying in {every}"));
+                }
+                failed = Some(err);
+            }
+        }
+        if count.is_some_and(|n| refresh >= n) {
+            // The last refresh decides how a counted watch ends.
+            return match failed {
+                Some(err) => Err(err),
+                None => Ok(ExitCode::Done),
+            };
+        }
+        std::thread::sleep(interval);
+    }
+}
