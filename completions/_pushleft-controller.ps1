@@ -59,6 +59,8 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;fail-safely' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'A batch: the deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json`. One plan, one confirmation (type the number of deployments), then each in its own guarded transaction')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'With --from: refuse a batch of more deployments than this')
             [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'The ticket and the reason, stored verbatim in the event')
             [CompletionResult]::new('--expect-path', '--expect-path', [CompletionResultType]::ParameterName, 'Refuse unless the path decided under the locks is this one')
             [CompletionResult]::new('--expect-fingerprint', '--expect-fingerprint', [CompletionResultType]::ParameterName, 'Refuse unless the state still has this fingerprint (from diagnose)')
@@ -72,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--keep-going', '--keep-going', [CompletionResultType]::ParameterName, 'With --from: go on after a deployment is refused or fails')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Decide and check everything, then roll back and print the plan')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
@@ -197,6 +200,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Leave the sandbox running when this command ends, and print how to stop it')
             [CompletionResult]::new('--simulate', '--simulate', [CompletionResultType]::ParameterName, 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped')
+            [CompletionResult]::new('--big-incident', '--big-incident', [CompletionResultType]::ParameterName, 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -54,6 +54,8 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --version 'Print version'
         }
         &'pushleft-controller;fail-safely'= {
+            cand --from 'A batch: the deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json`. One plan, one confirmation (type the number of deployments), then each in its own guarded transaction'
+            cand --max 'With --from: refuse a batch of more deployments than this'
             cand --reason 'The ticket and the reason, stored verbatim in the event'
             cand --expect-path 'Refuse unless the path decided under the locks is this one'
             cand --expect-fingerprint 'Refuse unless the state still has this fingerprint (from diagnose)'
@@ -67,6 +69,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
             cand --connect-timeout 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]'
             cand --idle-in-transaction-timeout 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)'
+            cand --keep-going 'With --from: go on after a deployment is refused or fails'
             cand --dry-run 'Decide and check everything, then roll back and print the plan'
             cand -y 'Do not ask for confirmation (required without a terminal)'
             cand --yes 'Do not ask for confirmation (required without a terminal)'
@@ -183,6 +186,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --idle-in-transaction-timeout 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)'
             cand --keep 'Leave the sandbox running when this command ends, and print how to stop it'
             cand --simulate 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped'
+            cand --big-incident 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

@@ -54,6 +54,8 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s V -l version -d 'Print version'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l from -d 'A batch: the deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json`. One plan, one confirmation (type the number of deployments), then each in its own guarded transaction' -r -F
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l max -d 'With --from: refuse a batch of more deployments than this' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l reason -d 'The ticket and the reason, stored verbatim in the event' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l expect-path -d 'Refuse unless the path decided under the locks is this one' -r -f -a "operator_failed\t''
 teardown_requested\t''"
@@ -69,6 +71,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l keep-going -d 'With --from: go on after a deployment is refused or fails'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l dry-run -d 'Decide and check everything, then roll back and print the plan'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -177,6 +180,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l keep -d 'Leave the sandbox running when this command ends, and print how to stop it'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l simulate -d 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l big-incident -d 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r

@@ -146,7 +146,9 @@ pub enum Command {
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\" --dry-run
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\"
   pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" \\
-      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json"
+      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
+  pushleft-controller stuck --node edge-07 --output json > batch.json
+  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\""
     )]
     FailSafely(FailSafelyArgs),
 
@@ -260,7 +262,22 @@ pub enum ExpectedPath {
 #[derive(Debug, Args)]
 pub struct FailSafelyArgs {
     /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
-    pub deployment: String,
+    #[arg(required_unless_present = "from", conflicts_with = "from")]
+    pub deployment: Option<String>,
+
+    /// A batch: the deployment ids in FILE (- for stdin), one per line, or
+    /// the JSON of `stuck -o json`. One plan, one confirmation (type the
+    /// number of deployments), then each in its own guarded transaction.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<std::path::PathBuf>,
+
+    /// With --from: go on after a deployment is refused or fails.
+    #[arg(long, requires = "from")]
+    pub keep_going: bool,
+
+    /// With --from: refuse a batch of more deployments than this.
+    #[arg(long, default_value_t = 50, value_name = "N", requires = "from")]
+    pub max: usize,
 
     /// The ticket and the reason, stored verbatim in the event.
     #[arg(long, value_name = "TEXT")]
@@ -562,6 +579,11 @@ pub struct SandboxArgs {
     /// complete (or wait for a dead node), failed deployments are reaped.
     #[arg(long, conflicts_with = "keep")]
     pub simulate: bool,
+
+    /// Also load a big incident: edge-07 died and stranded 40 more
+    /// deployments (for `stuck --group-by node` and `fail-safely --from`).
+    #[arg(long)]
+    pub big_incident: bool,
 
     /// The command to run against the sandbox (default: $SHELL).
     #[arg(last = true, value_name = "CMD")]

@@ -6,13 +6,17 @@
 //!   instead of dying between COMMIT and its report.
 
 use std::sync::Once;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-const EXIT_NOW: u8 = 0;
-const DEFER: u8 = 1;
-
-static MODE: AtomicU8 = AtomicU8::new(EXIT_NOW);
+/// Ctrl-C belongs to a child command for the rest of the process.
+static CHILD: AtomicBool = AtomicBool::new(false);
+/// How many [`deferred`] guards are alive (a batch around transactions).
+static DEPTH: AtomicUsize = AtomicUsize::new(0);
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+fn exits_now() -> bool {
+    !CHILD.load(Ordering::SeqCst) && DEPTH.load(Ordering::SeqCst) == 0
+}
 static INSTALL: Once = Once::new();
 
 /// Installs the handler (once per process).
@@ -22,7 +26,7 @@ pub fn install() {
         // server rolls back) is still safe.
         let _ = ctrlc::set_handler(|| {
             INTERRUPTED.store(true, Ordering::SeqCst);
-            if MODE.load(Ordering::SeqCst) == EXIT_NOW {
+            if exits_now() {
                 restore_terminal();
                 eprintln!("\ninterrupted: nothing was written");
                 std::process::exit(130);
@@ -33,13 +37,14 @@ pub fn install() {
 
 /// From now on Ctrl-C only sets a flag.
 pub fn defer_to_child() {
-    MODE.store(DEFER, Ordering::SeqCst);
+    CHILD.store(true, Ordering::SeqCst);
 }
 
 /// While the returned guard lives, Ctrl-C only sets a flag (checked with
-/// [`interrupted`]); when it drops, Ctrl-C ends the program again.
+/// [`interrupted`]); when the last one drops, Ctrl-C ends the program
+/// again. Guards nest: a batch holds one around its transactions.
 pub fn deferred() -> DeferGuard {
-    MODE.store(DEFER, Ordering::SeqCst);
+    DEPTH.fetch_add(1, Ordering::SeqCst);
     DeferGuard
 }
 
@@ -47,8 +52,8 @@ pub struct DeferGuard;
 
 impl Drop for DeferGuard {
     fn drop(&mut self) {
-        MODE.store(EXIT_NOW, Ordering::SeqCst);
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        let before = DEPTH.fetch_sub(1, Ordering::SeqCst);
+        if before == 1 && INTERRUPTED.load(Ordering::SeqCst) {
             restore_terminal();
         }
     }

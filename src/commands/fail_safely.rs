@@ -16,9 +16,11 @@ use crate::exit::{self, ExitCode};
 use crate::model::BreakGlassPath;
 use crate::ui;
 
-fn request_from(args: &FailSafelyArgs) -> Result<Request> {
+/// The request for one deployment of `args` (the positional one, or one
+/// of a batch).
+pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> {
     Ok(Request {
-        deployment: args.deployment.clone(),
+        deployment: deployment.to_string(),
         reason: validate_reason(&args.reason)?,
         idempotency_key: args
             .idempotency_key
@@ -39,20 +41,30 @@ fn request_from(args: &FailSafelyArgs) -> Result<Request> {
 }
 
 /// The transition, with each retry shown to the operator.
-fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
+pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
 }
 
-pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
-    let request = request_from(args)?;
-    // Without a terminal, and without --yes, nobody can confirm: refuse
-    // before touching the database.
+/// Without a terminal, and without --yes, nobody can confirm: refuse
+/// before touching the database.
+pub fn refuse_without_terminal(args: &FailSafelyArgs) -> Result<bool> {
     let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-    if !request.dry_run && !args.yes && !terminal {
+    if !args.dry_run && !args.yes && !terminal {
         return Err(exit::refused(
             "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",
         ));
     }
+    Ok(terminal)
+}
+
+pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
+    let deployment = match (&args.from, &args.deployment) {
+        (Some(from), _) => return super::batch::run(ctx, args, from),
+        (None, Some(deployment)) => deployment,
+        (None, None) => return Err(exit::usage("give a deployment id, or --from FILE")),
+    };
+    let request = request_from(args, deployment)?;
+    refuse_without_terminal(args)?;
     let mut client = ctx.connect(request.lock_timeout)?;
     let outcome = if request.dry_run || args.yes {
         execute(&mut client, &request)?

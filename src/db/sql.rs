@@ -182,6 +182,8 @@ pub mod sandbox {
     pub const CREATE_DATABASE: Statement = file!(Script "sandbox/create_database.sql" []);
     /// The incident scenarios (after the schema).
     pub const SCENARIOS: Statement = file!(Script "sandbox/scenarios.sql" []);
+    /// `sandbox --big-incident` (after the scenarios).
+    pub const BIG_INCIDENT: Statement = file!(Script "sandbox/big_incident.sql" []);
     pub const LIST_SCENARIOS: Statement = file!(Sandbox "sandbox/list_scenarios.sql" []);
     pub const SIMULATION_SESSION: Statement = file!(Script "sandbox/simulation_session.sql" []);
     pub const LIVE_NODES: Statement = file!(Sandbox "sandbox/live_nodes.sql" []);
@@ -242,6 +244,7 @@ pub const ALL: &[&Statement] = &[
     &doctor::SETTING,
     &sandbox::CREATE_DATABASE,
     &sandbox::SCENARIOS,
+    &sandbox::BIG_INCIDENT,
     &sandbox::LIST_SCENARIOS,
     &sandbox::SIMULATION_SESSION,
     &sandbox::LIVE_NODES,

@@ -2,6 +2,7 @@
 //! screen, unit-tested on their own. `diagnose`, `fail-safely` (under its
 //! row locks), `stuck` and `wait` all decide with these and nothing else.
 
+pub mod batch;
 pub mod evidence;
 pub mod explain;
 pub mod findings;

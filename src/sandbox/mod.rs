@@ -34,7 +34,7 @@ pub struct Scenario {
 
 /// Creates the `sandbox` database in `cluster` with the schema and the
 /// scenarios loaded, and returns the scenarios.
-pub fn load(cluster: &Cluster) -> Result<Vec<Scenario>> {
+pub fn load(cluster: &Cluster, big_incident: bool) -> Result<Vec<Scenario>> {
     let mut admin = postgres::Client::connect(&cluster.conninfo("postgres"), NoTls)
         .context("connecting to the sandbox's PostgreSQL")?;
     admin.batch_execute(sql::sandbox::CREATE_DATABASE.text)?;
@@ -46,6 +46,11 @@ pub fn load(cluster: &Cluster) -> Result<Vec<Scenario>> {
     client
         .batch_execute(sql::sandbox::SCENARIOS.text)
         .context("loading sql/sandbox/scenarios.sql")?;
+    if big_incident {
+        client
+            .batch_execute(sql::sandbox::BIG_INCIDENT.text)
+            .context("loading sql/sandbox/big_incident.sql")?;
+    }
     // The reference control plane, in its own schema: `--simulate` runs it,
     // and anyone can call its functions from psql.
     client
@@ -102,7 +107,7 @@ pub fn run(output: &Output, args: &SandboxArgs) -> Result<ExitCode> {
 
     output::note("Starting a throwaway PostgreSQL with the reference schema and scenarios...");
     let cluster = Cluster::start(&ClusterOptions::default())?;
-    let scenarios = load(&cluster)?;
+    let scenarios = load(&cluster, args.big_incident)?;
     show_scenarios(&cluster, &scenarios, args, output)?;
 
     if args.keep {

@@ -2,6 +2,7 @@
 //! colours, one renderer per command. Results go to stdout, everything for
 //! the human (notes, progress, errors) to stderr.
 
+pub mod batch;
 pub mod diagnose;
 mod diagnose_sections;
 pub mod doctor;

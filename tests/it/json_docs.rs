@@ -297,9 +297,23 @@ fn fail_safely_documents_every_key_it_prints() {
     assert_eq!(dry_run["dry_run"], true);
     assert_eq!(teardown["path"], "teardown_requested");
     assert_eq!(replay["replayed"], true);
+    // A batch: one applied, one refused (already failed), one planned.
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut file, b"d0000001\nd0000006\n").unwrap();
+    let batch_args = [
+        "fail-safely",
+        "--from",
+        file.path().to_str().unwrap(),
+        "--reason",
+        "INC-4711 json docs",
+        "--yes",
+        "--keep-going",
+    ];
+    let batch = json(&db, &batch_args, 4);
+    assert_eq!(batch["summary"]["refused"], 1);
     assert_documented(
         "pushleft-controller-fail-safely",
-        &[dry_run, teardown, replay],
+        &[dry_run, teardown, replay, batch],
     );
 }
 

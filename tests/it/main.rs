@@ -3,6 +3,7 @@
 
 mod support;
 
+mod batch;
 mod cli;
 mod clock;
 mod connect;

@@ -178,3 +178,54 @@ fn a_plain_sandbox_keeps_its_live_nodes_fresh() {
         "{fleet:#}"
     );
 }
+
+/// The README's "A big incident" walkthrough, command by command, in
+/// `sandbox --big-incident`.
+const BIG_INCIDENT: &str = r#"
+set -e
+dir="$1"
+pushleft-controller stuck --group-by node --output json > "$dir/groups.json"
+pushleft-controller stuck --node edge-07 --output json > "$dir/edge-07.json"
+pushleft-controller fail-safely --from "$dir/edge-07.json" --reason "INC-7 edge-07 died" \
+    --yes --output json > "$dir/batch.json"
+code=0
+pushleft-controller wait e0000001 --timeout 2s --output json > "$dir/wait.json" || code=$?
+[ "$code" = 6 ] || exit 20
+pushleft-controller history --reason-contains inc-7 --output json > "$dir/history.json"
+"#;
+
+#[test]
+fn the_big_incident_walkthrough_works_as_the_readme_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = bin()
+        .args([
+            "sandbox",
+            "--big-incident",
+            "--",
+            "sh",
+            "-c",
+            BIG_INCIDENT,
+            "sh",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let groups = read("groups.json");
+    assert_eq!(groups["groups"][0]["key"], "edge-07");
+    assert_eq!(groups["groups"][0]["count"], 41, "40 stranded and d0000003");
+    let batch = read("batch.json");
+    assert_eq!(batch["summary"]["applied"], 41, "{batch:#}");
+    let waited = read("wait.json");
+    assert_eq!(waited["timed_out"], true);
+    assert!(
+        waited["blocked"].to_string().contains("edge-07"),
+        "the teardown waits for edge-07: {waited:#}"
+    );
+    let history = read("history.json");
+    assert_eq!(history["actions"].as_array().map(Vec::len), Some(41));
+}

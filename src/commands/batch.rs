@@ -1,0 +1,237 @@
+//! `fail-safely --from FILE`: break-glass for a big incident. One plan for
+//! every deployment (each planned under its own locks, rolled back), one
+//! confirmation (type the number of deployments to write), then each
+//! deployment in its own guarded transaction exactly as the single command
+//! runs it (with the plan's path and fingerprint required). It stops at the
+//! first refusal or error unless --keep-going; a rerun replays what was done
+//! (same reason, same idempotency keys) and does the rest.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use postgres::Client;
+
+use super::Context;
+use super::fail_safely::{execute, refuse_without_terminal, request_from};
+use crate::cli::FailSafelyArgs;
+use crate::db::transition::Request;
+use crate::decide::batch::{BatchResult, batch_code, ids_in};
+use crate::exit::{self, ExitCode};
+use crate::ui::{self, batch::BatchItem, batch::BatchReport, batch::BatchSummary};
+
+fn read_batch(from: &Path) -> Result<String> {
+    let mut text = String::new();
+    if from == Path::new("-") {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading the batch from stdin")?;
+    } else {
+        text = std::fs::read_to_string(from).map_err(|err| {
+            exit::usage(format!("cannot read the batch {}: {err}", from.display()))
+        })?;
+    }
+    Ok(text)
+}
+
+/// The item for one run of the transition.
+fn item(
+    deployment: &str,
+    result: Result<crate::db::transition::Outcome>,
+    planned: bool,
+) -> BatchItem {
+    match result {
+        Ok(outcome) => BatchItem {
+            deployment: deployment.to_string(),
+            result: if outcome.replayed {
+                BatchResult::Replayed
+            } else if planned || outcome.dry_run {
+                BatchResult::Planned
+            } else {
+                BatchResult::Applied
+            },
+            exit_code: 0,
+            outcome: Some(outcome),
+            error: None,
+        },
+        Err(err) => {
+            let code = exit::code_for(&err);
+            BatchItem {
+                deployment: deployment.to_string(),
+                result: if code == ExitCode::Refused {
+                    BatchResult::Refused
+                } else {
+                    BatchResult::Failed
+                },
+                exit_code: code.as_i32(),
+                outcome: None,
+                error: Some(format!("{err:#}")),
+            }
+        }
+    }
+}
+
+fn skipped(deployment: &str) -> BatchItem {
+    BatchItem {
+        deployment: deployment.to_string(),
+        result: BatchResult::Skipped,
+        exit_code: 0,
+        outcome: None,
+        error: None,
+    }
+}
+
+/// Each deployment in its own transaction, in order; `prepare` adjusts the
+/// request (dry run, the plan's expectations). Stops at the first refusal
+/// or error unless `keep_going`, and at Ctrl-C.
+fn run_each(
+    client: &mut Client,
+    requests: &[Request],
+    keep_going: bool,
+    planning: bool,
+    bar: Option<&indicatif::ProgressBar>,
+) -> Vec<BatchItem> {
+    let mut items = Vec::with_capacity(requests.len());
+    let mut stopped = false;
+    for request in requests {
+        if stopped || crate::interrupt::interrupted() {
+            items.push(skipped(&request.deployment));
+            continue;
+        }
+        if let Some(bar) = bar {
+            bar.set_message(request.deployment.clone());
+        }
+        let done = item(&request.deployment, execute(client, request), planning);
+        if done.outcome.is_none() && !keep_going && !planning {
+            stopped = true;
+        }
+        if let Some(bar) = bar {
+            bar.inc(1);
+        }
+        items.push(done);
+    }
+    items
+}
+
+pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode> {
+    let ids = ids_in(&read_batch(from)?)?;
+    if ids.is_empty() {
+        return Err(exit::usage(format!(
+            "the batch {} names no deployment",
+            from.display()
+        )));
+    }
+    if ids.len() > args.max {
+        return Err(exit::refused(format!(
+            "the batch names {} deployments, more than --max {}: nothing was written. Check the list, then rerun with --max {} if it is right",
+            ids.len(),
+            args.max,
+            ids.len()
+        )));
+    }
+    for id in &ids {
+        crate::db::resolve::parse(id)?;
+    }
+    let requests = ids
+        .iter()
+        .map(|id| request_from(args, id))
+        .collect::<Result<Vec<_>>>()?;
+    let terminal = refuse_without_terminal(args)?;
+    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
+    let mut client = ctx.connect(lock_timeout)?;
+
+    let items = if args.dry_run || args.yes {
+        let _deferred = crate::interrupt::deferred();
+        let bar = ui::batch::progress(terminal && !args.dry_run, requests.len());
+        let items = run_each(
+            &mut client,
+            &requests,
+            args.keep_going,
+            args.dry_run,
+            bar.as_ref(),
+        );
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        items
+    } else {
+        confirm_and_apply(ctx, &mut client, &requests, args, terminal)?
+    };
+    finish(ctx, items, args.dry_run)
+}
+
+/// Plan every deployment (dry runs), show the plan, ask once, then apply
+/// each with its plan's path and fingerprint required.
+fn confirm_and_apply(
+    ctx: &Context,
+    client: &mut Client,
+    requests: &[Request],
+    args: &FailSafelyArgs,
+    terminal: bool,
+) -> Result<Vec<BatchItem>> {
+    let dry: Vec<Request> = requests
+        .iter()
+        .map(|r| Request {
+            dry_run: true,
+            ..r.clone()
+        })
+        .collect();
+    let plan = run_each(client, &dry, true, true, None);
+    ui::note(&ui::batch::plan_text(&ctx.output, &plan, args.keep_going));
+    let to_write = plan
+        .iter()
+        .filter(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed))
+        .count();
+    if to_write > 0 {
+        ui::batch::confirm_count(to_write)?;
+    }
+    let apply: Vec<Request> = requests
+        .iter()
+        .zip(&plan)
+        .map(|(request, planned)| match &planned.outcome {
+            Some(o) if !o.replayed => Request {
+                expect_path: Some(o.path),
+                expect_fingerprint: o.fingerprint.clone(),
+                ..request.clone()
+            },
+            _ => request.clone(),
+        })
+        .collect();
+    // Ctrl-C between two deployments ends the batch there, with the report
+    // of what was written, instead of killing it half-way.
+    let _deferred = crate::interrupt::deferred();
+    let bar = ui::batch::progress(terminal, apply.len());
+    let items = run_each(client, &apply, args.keep_going, false, bar.as_ref());
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(items)
+}
+
+fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCode> {
+    let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
+    let code = batch_code(
+        items
+            .iter()
+            .map(|i| match i.exit_code {
+                0 => ExitCode::Done,
+                2 => ExitCode::Usage,
+                3 => ExitCode::NotFound,
+                4 => ExitCode::Refused,
+                5 => ExitCode::Conflict,
+                130 => ExitCode::Interrupted,
+                _ => ExitCode::Unexpected,
+            })
+            .chain(interrupted),
+    );
+    let report = BatchReport {
+        dry_run,
+        summary: BatchSummary::of(&items),
+        outcomes: items,
+        exit_code: code.as_i32(),
+    };
+    super::print(ctx, &report, || {
+        ui::batch::summary_text(&ctx.output, &report)
+    })?;
+    Ok(code)
+}

@@ -1,0 +1,126 @@
+//! Batch break-glass, the pure parts: which deployments a batch names (one
+//! id per line, or the JSON of `stuck -o json`), and how the outcomes of a
+//! batch add up to one exit code.
+
+use serde::Serialize;
+
+use crate::exit::{self, ExitCode};
+
+/// The ids a batch file names, in order, each once. `#` starts a comment;
+/// blank lines are skipped; the first word of a line is the id (so a
+/// pasted `id  # why` works). `stuck -o json` gives its stuck deployments.
+pub fn ids_in(text: &str) -> anyhow::Result<Vec<String>> {
+    let mut ids: Vec<String> = Vec::new();
+    if text.trim_start().starts_with('{') {
+        let doc: serde_json::Value = serde_json::from_str(text).map_err(|err| {
+            exit::usage(format!(
+                "the batch looks like JSON but is not ({err}); give one id per line or the output of `stuck -o json`"
+            ))
+        })?;
+        let rows = doc["deployments_stuck"].as_array().ok_or_else(|| {
+            exit::usage(
+                "the JSON has no deployments_stuck list: give the output of `stuck -o json`",
+            )
+        })?;
+        for row in rows {
+            let id = row["deployment_id"]
+                .as_str()
+                .ok_or_else(|| exit::usage("a deployments_stuck row has no deployment_id"))?;
+            push_once(&mut ids, id);
+        }
+        return Ok(ids);
+    }
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(id) = line.split_whitespace().next() {
+            push_once(&mut ids, id);
+        }
+    }
+    Ok(ids)
+}
+
+fn push_once(ids: &mut Vec<String>, id: &str) {
+    if !ids.iter().any(|seen| seen == id) {
+        ids.push(id.to_string());
+    }
+}
+
+/// What became of one deployment of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BatchResult {
+    /// Only planned (--dry-run, or before the confirmation).
+    Planned,
+    Applied,
+    /// An earlier run with the same key did it; nothing written now.
+    Replayed,
+    Refused,
+    Failed,
+    /// Not run: the batch stopped before it.
+    Skipped,
+}
+
+impl BatchResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BatchResult::Planned => "planned",
+            BatchResult::Applied => "applied",
+            BatchResult::Replayed => "already done",
+            BatchResult::Refused => "refused",
+            BatchResult::Failed => "failed",
+            BatchResult::Skipped => "not run",
+        }
+    }
+}
+
+/// How serious an exit code is for a batch, most serious first:
+/// interrupted (130), unexpected (1), refused (4), conflict (5), not found
+/// (3), usage (2), done (0). A batch exits with the most serious code among
+/// its deployments; 0 when every one was applied or replayed.
+pub fn severity(code: ExitCode) -> u8 {
+    match code {
+        ExitCode::Interrupted => 6,
+        ExitCode::Unexpected | ExitCode::Child(_) => 5,
+        ExitCode::Refused => 4,
+        ExitCode::Conflict => 3,
+        ExitCode::NotFound => 2,
+        ExitCode::Usage => 1,
+        _ => 0,
+    }
+}
+
+/// The batch's exit code: the most serious among `codes`.
+pub fn batch_code(codes: impl IntoIterator<Item = ExitCode>) -> ExitCode {
+    codes
+        .into_iter()
+        .max_by_key(|code| severity(*code))
+        .filter(|code| severity(*code) > 0)
+        .unwrap_or(ExitCode::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_lines_or_from_stuck_json() {
+        let lines = "# INC-9 edge-07\nd0000001\n\n  d0000002   # orphaned lease\nd0000001\n";
+        assert_eq!(ids_in(lines).unwrap(), ["d0000001", "d0000002"]);
+        let json = r#"{"deployments_stuck": [{"deployment_id": "d1"}, {"deployment_id": "d2"}],
+                       "leases_orphaned": []}"#;
+        assert_eq!(ids_in(json).unwrap(), ["d1", "d2"]);
+        let err = ids_in("{ not json").unwrap_err();
+        assert_eq!(exit::code_for(&err), ExitCode::Usage);
+    }
+
+    #[test]
+    fn the_most_serious_code_wins() {
+        use ExitCode::*;
+        assert_eq!(batch_code([Done, Done]), Done);
+        assert_eq!(batch_code([Done, NotFound, Conflict]), Conflict);
+        assert_eq!(batch_code([Conflict, Refused, Done]), Refused);
+        assert_eq!(batch_code([Refused, Unexpected]), Unexpected);
+        assert_eq!(batch_code([Unexpected, Interrupted]), Interrupted);
+        assert_eq!(batch_code([]), Done);
+    }
+}
