@@ -27,7 +27,13 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
-        ui::fleet::render(&list, &ctx.output)?;
+        match ui::fleet::render(&list, &ctx.output) {
+            Some(table) => {
+                ctx.output.print(&table)?;
+                ctx.output.note(&ui::fleet::summary(&list, &ctx.output));
+            }
+            None => ctx.output.note("No node matches the filters."),
+        }
     }
     Ok(ExitCode::Done)
 }
