@@ -8,7 +8,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::db::connect::ConnectOptions;
 use crate::decide::Policy;
 use crate::duration::parse_duration;
-pub use crate::ui::OutputFormat;
+pub use crate::ui::{ColorChoice, OutputFormat};
+
+/// The heading of the options every command shares for connecting.
+const CONNECTION: &str = "Connection options";
+/// The heading of the options every command shares for its output.
+const OUTPUT: &str = "Output options";
 
 const AFTER_HELP: &str = "\
 Exit status:
@@ -41,32 +46,65 @@ Examples:
     version,
     propagate_version = true,
     after_help = AFTER_HELP,
-    max_term_width = 100
+    max_term_width = 100,
+    subcommand_required = false,
+    arg_required_else_help = true
 )]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
 
+    /// None only with options and no command (a usage error that lists
+    /// the visible commands, never the hidden `generate`).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+}
+
+/// The names of the commands `--help` lists (not the hidden ones).
+pub fn visible_commands() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .collect()
 }
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// The control plane's database (URL or key=value). Overrides the PG*
-    /// variables. Never printed.
+    /// The control plane's database (URL or key=value) [env:
+    /// DATABASE_URL]. Overrides the PG* variables. Never printed.
+    // DATABASE_URL is read in `connect_options`, not by clap: a clap `env`
+    // makes every usage error show `--database-url <URL>` as if required.
+    #[arg(long, global = true, value_name = "URL", help_heading = CONNECTION)]
+    pub database_url: Option<String>,
+
+    /// Output format. Default: table on a terminal (fitted to its width;
+    /// wide: every column), json otherwise.
+    #[arg(
+        long,
+        short = 'o',
+        global = true,
+        value_enum,
+        value_name = "FORMAT",
+        help_heading = OUTPUT
+    )]
+    pub output: Option<OutputFormat>,
+
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always, never.
     #[arg(
         long,
         global = true,
-        env = "DATABASE_URL",
-        hide_env_values = true,
-        value_name = "URL"
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        value_name = "WHEN",
+        help_heading = OUTPUT
     )]
-    pub database_url: Option<String>,
+    pub color: ColorChoice,
 
-    /// Output format. Default: table on a terminal, json otherwise.
-    #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAT")]
-    pub output: Option<OutputFormat>,
+    /// Tables without their header line.
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub no_headers: bool,
 
     /// Statement timeout of every query (e.g. 30s).
     #[arg(
@@ -75,7 +113,8 @@ pub struct GlobalArgs {
         env = "PUSHLEFT_STATEMENT_TIMEOUT",
         default_value = "30s",
         value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
+        value_name = "DURATION",
+        help_heading = CONNECTION
     )]
     pub statement_timeout: Duration,
 
@@ -86,7 +125,8 @@ pub struct GlobalArgs {
         global = true,
         env = "PUSHLEFT_CONNECT_TIMEOUT",
         value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
+        value_name = "DURATION",
+        help_heading = CONNECTION
     )]
     pub connect_timeout: Option<Duration>,
 
@@ -98,7 +138,8 @@ pub struct GlobalArgs {
         env = "PUSHLEFT_IDLE_IN_TRANSACTION_TIMEOUT",
         default_value = "60s",
         value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
+        value_name = "DURATION",
+        help_heading = CONNECTION
     )]
     pub idle_in_transaction_timeout: Duration,
 }
@@ -108,7 +149,10 @@ impl GlobalArgs {
     /// know the CLI's types.
     pub fn connect_options(&self) -> ConnectOptions {
         ConnectOptions {
-            database_url: self.database_url.clone(),
+            database_url: self
+                .database_url
+                .clone()
+                .or_else(|| std::env::var("DATABASE_URL").ok().filter(|v| !v.is_empty())),
             statement_timeout: self.statement_timeout,
             connect_timeout: self.connect_timeout,
             idle_in_transaction_timeout: self.idle_in_transaction_timeout,
@@ -366,12 +410,26 @@ pub struct WaitArgs {
     #[arg(long, default_value = "10m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub timeout: Duration,
 
-    /// How often to look.
-    #[arg(long, default_value = "2s", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    /// How often to look (at least 100ms: every look is a transaction).
+    #[arg(long, default_value = "2s", value_parser = parse_interval, allow_hyphen_values = true, value_name = "DURATION")]
     pub interval: Duration,
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
+}
+
+/// The shortest `wait --interval`: each look is a read-only transaction of
+/// a dozen queries; more often would load the control plane for nothing.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+
+fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < MIN_INTERVAL {
+        return Err(format!(
+            "`{text}` is too often: every look is a transaction; give at least 100ms"
+        ));
+    }
+    Ok(interval)
 }
 
 #[derive(Debug, Args)]
