@@ -21,9 +21,14 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
-        ui::stuck::render(&report, &ctx.output)?;
+        ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
+        if let Some(hint) = ui::stuck::hint(&report) {
+            ctx.output.note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
+        }
     }
-    Ok(if args.exit_code && report.found_anything() {
+    // The rule (README, man page): 10 only for what an operator can act
+    // on; a lease only the reclaimer can release is reported, not counted.
+    Ok(if args.exit_code && report.actionable() {
         ExitCode::StuckFound
     } else {
         ExitCode::Done
