@@ -44,14 +44,15 @@ struct WaitReport<'a> {
     #[serde(flatten)]
     progress: &'a Progress,
     timed_out: bool,
-    elapsed_seconds: f64,
+    /// Whole seconds.
+    elapsed_seconds: u64,
 }
 
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     let mut client = ctx.connect(Duration::from_secs(5))?;
     let policy = args.staleness.policy();
     let started = Instant::now();
-    let mut watch = Watch::start(std::io::stderr().is_terminal());
+    let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
     let mut deployment = args.deployment.clone();
     let (progress, timed_out) = loop {
         let d = diagnose::diagnose(&mut client, &deployment, Some(1), &policy).map_err(|err| {
@@ -62,6 +63,11 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
         // Resolve a prefix once; later looks use the full id.
         deployment = d.snapshot.deployment.id.to_string();
         let p = decide::progress(&d.snapshot, &policy);
+        if p.nothing_to_wait_for() {
+            // Nobody failed it: no amount of waiting verifies anything.
+            watch.finish();
+            return Err(exit::refused(ui::wait::nothing_to_wait_for_text(&p)));
+        }
         watch.show(&p);
         if p.verified {
             break (p, false);
@@ -78,10 +84,11 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
         ui::print_json(&WaitReport {
             progress: &progress,
             timed_out,
-            elapsed_seconds: elapsed.as_secs_f64(),
+            elapsed_seconds: elapsed.as_secs(),
         })?;
     } else if !timed_out {
-        ui::print(&ui::wait::verified_text(&progress, elapsed))?;
+        ctx.output
+            .print(&ui::wait::verified_text(&progress, elapsed, ctx.output.width))?;
     }
     if timed_out {
         return Err(exit::wait_timed_out(ui::wait::timed_out_text(
