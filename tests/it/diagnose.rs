@@ -47,7 +47,6 @@ const EXPECTED: &[(u8, &str, &[&str])] = &[
             "stuck",
             "out_of_attempts",
             "node_offline",
-            "node_stale",
             "teardown_waits_for_node",
         ],
     ),
