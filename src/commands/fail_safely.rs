@@ -43,6 +43,60 @@ fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
 }
 
+/// A word in a shell command line, quoted when it needs to be.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@%+=,".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// What the transition leaves for the command to say: a dry run wrote
+/// nothing, so its next command applies it (unattended, with the path and
+/// fingerprint it checked) instead of `wait`; a replay read no state, so
+/// the current fingerprint and findings are read now (one read-only
+/// snapshot, as diagnose).
+fn complete(
+    client: &mut Client,
+    request: &Request,
+    args: &FailSafelyArgs,
+    mut outcome: Outcome,
+) -> Result<Outcome> {
+    if outcome.dry_run && !outcome.replayed {
+        let mut command = format!(
+            "pushleft-controller fail-safely {} --reason {} --yes --expect-path {} --expect-fingerprint {}",
+            outcome.deployment_id,
+            shell_word(&request.reason),
+            outcome.path.as_str(),
+            outcome.fingerprint.as_deref().unwrap_or("-"),
+        );
+        if let Some(key) = &args.idempotency_key {
+            command.push_str(&format!(" --idempotency-key {}", shell_word(key)));
+        }
+        if let Some(role) = &args.role {
+            command.push_str(&format!(" --role {}", shell_word(role)));
+        }
+        outcome.next_command = command;
+    }
+    if outcome.replayed {
+        let now = super::diagnose::diagnose(
+            client,
+            &outcome.deployment_id.to_string(),
+            Some(1),
+            &request.policy,
+        )?;
+        outcome.fingerprint = Some(now.fingerprint);
+        outcome.findings = now.verdict.findings;
+        outcome.evidence = now.verdict.evidence;
+    }
+    Ok(outcome)
+}
+
 pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
     let request = request_from(args)?;
     // Without a terminal, and without --yes, nobody can confirm: refuse
@@ -79,6 +133,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
             )?
         }
     };
+    let outcome = complete(&mut client, &request, args, outcome)?;
     super::print(ctx, &outcome, || {
         ui::fail_safely::outcome_text(&ctx.output, &outcome)
     })?;
