@@ -11,7 +11,7 @@ use postgres::Client;
 use super::Context;
 use crate::cli::{ExpectedPath, FailSafelyArgs};
 use crate::db::transition::{self, Audit, Outcome, Request};
-use crate::decide::input::{validate_key, validate_reason};
+use crate::decide::input::{validate_fingerprint, validate_key, validate_reason};
 use crate::exit::{self, ExitCode};
 use crate::model::BreakGlassPath;
 use crate::ui;
@@ -30,7 +30,11 @@ fn request_from(args: &FailSafelyArgs) -> Result<Request> {
             ExpectedPath::OperatorFailed => BreakGlassPath::OperatorFailed,
             ExpectedPath::TeardownRequested => BreakGlassPath::TeardownRequested,
         }),
-        expect_fingerprint: args.expect_fingerprint.clone(),
+        expect_fingerprint: args
+            .expect_fingerprint
+            .as_deref()
+            .map(validate_fingerprint)
+            .transpose()?,
         role: args.role.clone(),
         lock_timeout: args.lock_timeout,
         policy: args.staleness.policy(),
