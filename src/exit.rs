@@ -124,6 +124,24 @@ impl fmt::Display for Tag {
 
 impl std::error::Error for Tag {}
 
+/// Marks an error whose JSON document the command printed itself (`wait`
+/// on a timeout): `main` prints no second document.
+#[derive(Debug)]
+pub struct Reported;
+
+impl fmt::Display for Reported {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Ok(())
+    }
+}
+
+impl std::error::Error for Reported {}
+
+/// `err`, its JSON document already printed.
+pub fn reported(err: anyhow::Error) -> anyhow::Error {
+    err.context(Reported)
+}
+
 /// `err`, marked as being of `kind` (its exit code is unchanged).
 pub fn tag(err: anyhow::Error, kind: ErrorKind) -> anyhow::Error {
     err.context(Tag(kind))

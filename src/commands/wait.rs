@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::{Context, diagnose};
 use crate::cli::WaitArgs;
 use crate::decide::{self, Progress};
-use crate::exit::{self, ExitCode, Lost};
+use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, wait::Watch};
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
@@ -46,6 +46,9 @@ struct WaitReport<'a> {
     timed_out: bool,
     /// Whole seconds.
     elapsed_seconds: u64,
+    /// On a timeout: the error document's body, in this one document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ui::failure::ErrorBody>,
 }
 
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
@@ -80,21 +83,25 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     };
     watch.finish();
     let elapsed = started.elapsed();
+    let failure = timed_out.then(|| {
+        exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout))
+    });
     if ctx.output.json() {
         ui::print_json(&WaitReport {
             progress: &progress,
             timed_out,
             elapsed_seconds: elapsed.as_secs(),
+            error: failure
+                .as_ref()
+                .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
         })?;
     } else if !timed_out {
         ctx.output
             .print(&ui::wait::verified_text(&progress, elapsed, ctx.output.width))?;
     }
-    if timed_out {
-        return Err(exit::wait_timed_out(ui::wait::timed_out_text(
-            &progress,
-            args.timeout,
-        )));
+    match failure {
+        // Its JSON is the document above: one document on stdout.
+        Some(err) => Err(exit::reported(err)),
+        None => Ok(ExitCode::Done),
     }
-    Ok(ExitCode::Done)
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::output::{print_json, screen_width};
 use super::sanitize::visible;
 use super::text::wrap;
-use crate::exit::{ErrorKind, ExitCode, Tag};
+use crate::exit::{ErrorKind, ExitCode, Reported, Tag};
 
 #[derive(Debug, Serialize)]
 pub struct ErrorBody {
@@ -84,7 +84,7 @@ pub fn human_text(err: &anyhow::Error, width: usize) -> String {
 /// the output is JSON.
 pub fn report(err: &anyhow::Error, code: ExitCode, kind: ErrorKind, json: bool) {
     super::output::note(&human_text(err, screen_width()));
-    if json {
+    if json && err.downcast_ref::<Reported>().is_none() {
         let _ = print_json(&ErrorDocument {
             error: body(err, code, kind),
         });
