@@ -21,12 +21,14 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
 
     $completions = @(switch ($command) {
         'pushleft-controller' {
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -38,19 +40,20 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Follow a deployment until the runbook''s Verification holds')
             [CompletionResult]::new('sandbox', 'sandbox', [CompletionResultType]::ParameterValue, 'A throwaway local PostgreSQL with the reference schema and incident scenarios')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the connection, the server and the schema this tool expects')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and CI)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'pushleft-controller;diagnose' {
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'How many of the latest events the table shows (JSON has them all)')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -65,15 +68,17 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for another transaction''s row locks')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Decide and check everything, then roll back and print the plan')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Do not ask for confirmation (required without a terminal)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -81,12 +86,14 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;fleet' {
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -99,13 +106,15 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Only nodes of this pool')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only nodes with this status')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
             [CompletionResult]::new('--stale', '--stale', [CompletionResultType]::ParameterName, 'Only nodes whose heartbeat is stale')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -126,13 +135,15 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         'pushleft-controller;stuck' {
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'In flight with no event for this long counts as stuck')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'A lease expired longer ago than this counts as orphaned')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
             [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit 10 when anything is stuck or orphaned (for cron and monitors)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -141,14 +152,16 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         }
         'pushleft-controller;wait' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up after this long (exit 6)')
-            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often to look')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often to look (at least 100ms: every look is a transaction)')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -156,14 +169,16 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;sandbox' {
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Leave the sandbox running when this command ends, and print how to stop it')
             [CompletionResult]::new('--simulate', '--simulate', [CompletionResultType]::ParameterName, 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -172,26 +187,14 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         }
         'pushleft-controller;doctor' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Also check that this role can be assumed (as fail-safely --role)')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
+            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
             [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
             [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'pushleft-controller;generate' {
-            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Where completions/ and man/ are written')
-            [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
-            [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
-            [CompletionResult]::new('--connect-timeout', '--connect-timeout', [CompletionResultType]::ParameterName, 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]')
-            [CompletionResult]::new('--idle-in-transaction-timeout', '--idle-in-transaction-timeout', [CompletionResultType]::ParameterName, 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'Tables without their header line')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -206,7 +209,6 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('wait', 'wait', [CompletionResultType]::ParameterValue, 'Follow a deployment until the runbook''s Verification holds')
             [CompletionResult]::new('sandbox', 'sandbox', [CompletionResultType]::ParameterValue, 'A throwaway local PostgreSQL with the reference schema and incident scenarios')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check the connection, the server and the schema this tool expects')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and CI)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -233,9 +235,6 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;help;doctor' {
-            break
-        }
-        'pushleft-controller;help;generate' {
             break
         }
         'pushleft-controller;help;help' {

@@ -28,9 +28,6 @@ _pushleft__controller() {
             pushleft__controller,fleet)
                 cmd="pushleft__controller__subcmd__fleet"
                 ;;
-            pushleft__controller,generate)
-                cmd="pushleft__controller__subcmd__generate"
-                ;;
             pushleft__controller,help)
                 cmd="pushleft__controller__subcmd__help"
                 ;;
@@ -67,9 +64,6 @@ _pushleft__controller() {
             pushleft__controller__subcmd__help,fleet)
                 cmd="pushleft__controller__subcmd__help__subcmd__fleet"
                 ;;
-            pushleft__controller__subcmd__help,generate)
-                cmd="pushleft__controller__subcmd__help__subcmd__generate"
-                ;;
             pushleft__controller__subcmd__help,help)
                 cmd="pushleft__controller__subcmd__help__subcmd__help"
                 ;;
@@ -92,7 +86,7 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait sandbox doctor generate help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -103,11 +97,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -130,7 +128,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,11 +147,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -176,7 +178,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --role --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,11 +193,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -218,7 +224,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -257,11 +263,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -284,7 +294,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -295,11 +305,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -364,7 +378,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --pool --status --stale --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -387,53 +401,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
-                --statement-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --idle-in-transaction-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        pushleft__controller__subcmd__generate)
-            opts="-o -h -V --out-dir --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --database-url)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -456,7 +432,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__help)
-            opts="diagnose fail-safely fleet stuck wait sandbox doctor generate help"
+            opts="diagnose fail-safely fleet stuck wait sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -539,20 +515,6 @@ _pushleft__controller() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        pushleft__controller__subcmd__help__subcmd__generate)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         pushleft__controller__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -610,7 +572,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --keep --simulate --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,11 +583,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -648,7 +614,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,11 +633,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -694,7 +664,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,11 +687,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
