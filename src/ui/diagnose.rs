@@ -96,7 +96,7 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
         lines.push("  next:".to_string());
         lines.push(format!(
             "    {}",
-            out.paint(&fit_command(next, width.saturating_sub(4)), Paint::Bold)
+            out.paint(&fit_command(next, out.command_room(4)), Paint::Bold)
         ));
     }
     let about = format!(

@@ -3,6 +3,8 @@
 //! document on stdout, `{"schema_version", "error": {"exit_code", "kind",
 //! "message", "next"}}`, whose `exit_code` is the process's exit status.
 
+use std::io::IsTerminal;
+
 use serde::Serialize;
 
 use super::output::{print_json, screen_width};
@@ -83,7 +85,11 @@ pub fn human_text(err: &anyhow::Error, width: usize) -> String {
 /// Shows a failure: always on stderr; as a document on stdout too when
 /// the output is JSON.
 pub fn report(err: &anyhow::Error, code: ExitCode, kind: ErrorKind, json: bool) {
-    super::output::note(&human_text(err, screen_width()));
+    // Wrapped for a screen; in a log (stderr redirected) one line per
+    // sentence greps better.
+    let screen = std::io::stderr().is_terminal() || std::env::var_os("COLUMNS").is_some();
+    let width = if screen { screen_width() } else { usize::MAX };
+    super::output::note(&human_text(err, width));
     if json && err.downcast_ref::<Reported>().is_none() {
         let _ = print_json(&ErrorDocument {
             error: body(err, code, kind),

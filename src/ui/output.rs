@@ -113,6 +113,16 @@ impl Output {
         }
     }
 
+    /// The room for a command to copy, indented by `indent`: the screen's
+    /// width, or any width with `-o wide` (whose lines are long anyway).
+    pub fn command_room(&self, indent: usize) -> usize {
+        if self.wide {
+            usize::MAX
+        } else {
+            self.width.saturating_sub(indent)
+        }
+    }
+
     pub fn json(&self) -> bool {
         self.format == OutputFormat::Json
     }

@@ -95,7 +95,7 @@ fn next_lines(
             lines.extend(wrap("next:", out.width, &head, "    "));
             lines.push(format!(
                 "    {}",
-                out.paint(&fit_command(command, out.width.saturating_sub(4)), Paint::Bold)
+                out.paint(&fit_command(command, out.command_room(4)), Paint::Bold)
             ));
         }
         None => lines.extend(wrap(&visible(step), out.width, &head, "    ")),

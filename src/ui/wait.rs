@@ -106,7 +106,7 @@ impl Watch {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed}] {bar:20} {pos}/{len} removed · {msg}")
+                ProgressStyle::with_template("{spinner} [{elapsed}] {bar:20} {pos}/{len} instances removed · {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.enable_steady_tick(Duration::from_millis(200));
@@ -148,8 +148,8 @@ impl Watch {
             Some(bar) => {
                 bar.set_length(p.instances_total as u64);
                 bar.set_position(p.instances_removed as u64);
-                // The bar's fixed part takes about 40 columns.
-                let room = self.width.saturating_sub(42).max(8);
+                // The bar's fixed part takes about 60 columns.
+                let room = self.width.saturating_sub(62).max(8);
                 bar.set_message(console::truncate_str(&p.status.to_string(), room, "…").into_owned());
             }
             None if line != self.last_line => self.println(line.clone()),

@@ -117,7 +117,8 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
                 refused.stderr
             );
         }
-        assert!(refused.stdout.trim().is_empty());
+        // No result on stdout: the error document (JSON off a terminal).
+        assert_eq!(refused.json()["error"]["kind"], "refused");
         // The primary is named, from the standby's primary_conninfo.
         let primary_socket = primary.socket_dir().display().to_string();
         assert!(
