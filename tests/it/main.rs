@@ -17,6 +17,7 @@ mod json_docs;
 mod layers;
 mod sandbox;
 mod schema;
+mod screen;
 mod simulate;
 mod stuck;
 mod wait;
