@@ -78,21 +78,40 @@ fn words(text: &str) -> Vec<String> {
     words
 }
 
+/// A word wider than `room` (free text from the database: an id or a
+/// command is never that wide) cut into pieces that fit.
+fn pieces(word: String, room: usize) -> Vec<String> {
+    if width_of(&word) <= room || word.starts_with('`') {
+        return vec![word];
+    }
+    let mut pieces = vec![String::new()];
+    for c in word.chars() {
+        let last = pieces.last_mut().expect("one piece at least");
+        if width_of(last) + console::measure_text_width(c.encode_utf8(&mut [0; 4])) > room {
+            pieces.push(String::new());
+        }
+        pieces.last_mut().expect("one piece at least").push(c);
+    }
+    pieces
+}
+
 /// Wraps `text` to `width` columns: the first line starts with `first`, the
-/// others with `rest` (both count towards the width). Words are never
-/// broken; a word wider than a line stands on a line of its own (a quoted
-/// command is shortened with [`fit_command`] first).
+/// others with `rest` (both count towards the width). Words are not broken
+/// unless a word alone is wider than a line (a quoted command is shortened
+/// with [`fit_command`] instead, and stays whole).
 pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = first.to_string();
     let mut empty = true;
-    for word in words(text) {
-        let room = width.saturating_sub(width_of(rest)).max(1);
-        let word = if word.starts_with('`') {
-            fit_command(&word, room)
+    let room = width.saturating_sub(width_of(rest)).max(1);
+    let words = words(text).into_iter().flat_map(|word| {
+        if word.starts_with('`') {
+            vec![fit_command(&word, room)]
         } else {
-            word
-        };
+            pieces(word, room)
+        }
+    });
+    for word in words {
         let needed = width_of(&word) + usize::from(!empty);
         if !empty && width_of(&line) + needed > width {
             lines.push(std::mem::replace(&mut line, rest.to_string()));

@@ -18,6 +18,7 @@ mod layers;
 mod sandbox;
 mod schema;
 mod screen;
+mod screen_safety;
 mod simulate;
 mod stuck;
 mod wait;
