@@ -14,6 +14,7 @@ mod fail_safely;
 mod faults;
 mod fleet;
 mod json_docs;
+mod json_errors;
 mod layers;
 mod sandbox;
 mod schema;
