@@ -141,3 +141,13 @@ fn a_success_is_never_an_error_document_and_has_a_schema_version() {
         assert!(doc.get("error").is_none(), "{args:?}: {doc:#}");
     }
 }
+
+#[test]
+fn an_id_is_echoed_as_typed() {
+    let db = TestDb::scenarios();
+    let typed = "d00'0";
+    let run = run(&db, &["diagnose", typed]);
+    assert_error_document("quoted id", &run, 2, "bad_input");
+    assert!(run.stderr.contains("`d00'0` is not a deployment id"), "{}", run.stderr);
+    assert!(!run.stderr.contains("\\'"), "{}", run.stderr);
+}
