@@ -42,9 +42,29 @@ fn request_from(args: &FailSafelyArgs) -> Result<Request> {
     })
 }
 
-/// The transition, with each retry shown to the operator.
+/// The transition, with each retry shown to the operator; a lock timeout
+/// names the session that holds the locks.
 fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
+        .map_err(|err| name_lock_holders(client, err))
+}
+
+/// `db::transition` turns a lock timeout into its conflict sentence
+/// ("another transaction holds deployment …"); add who that is, from
+/// pg_stat_activity, when it can be found.
+fn name_lock_holders(client: &mut Client, err: anyhow::Error) -> anyhow::Error {
+    let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
+        && err.to_string().starts_with("another transaction holds deployment");
+    if !lock_timeout {
+        return err;
+    }
+    match crate::db::locks::holders(client) {
+        Ok(holders) if !holders.is_empty() => exit::conflict(format!(
+            "{err}. {}",
+            ui::fail_safely::lock_holders_text(&holders)
+        )),
+        _ => err,
+    }
 }
 
 /// A word in a shell command line, quoted when it needs to be.

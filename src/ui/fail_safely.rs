@@ -27,6 +27,36 @@ fn evidence_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
     }
 }
 
+/// "Held by session 4242 (ops, psql, from 10.0.0.5, idle in transaction,
+/// its transaction open for 3m)": who to look at after a lock timeout.
+pub fn lock_holders_text(holders: &[crate::db::locks::LockHolder]) -> String {
+    let sessions: Vec<String> = holders
+        .iter()
+        .map(|h| {
+            let mut about: Vec<String> = [&h.user, &h.application, &h.state]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .map(|s| visible(s).into_owned())
+                .collect();
+            if let Some(addr) = &h.client_addr {
+                about.push(format!("from {addr}"));
+            }
+            if let Some(age) = h.transaction_age_seconds {
+                about.push(format!(
+                    "its transaction open for {}",
+                    crate::duration::human(age)
+                ));
+            }
+            format!("session {} ({})", h.pid, about.join(", "))
+        })
+        .collect();
+    format!(
+        "Held by {} (pg_stat_activity has the details; find out what it does before ending it)",
+        sessions.join("; or ")
+    )
+}
+
 /// The plan as read under the locks.
 pub fn plan_text(out: &Output, plan: &Outcome) -> String {
     let mut lines: Vec<String> = wrap(

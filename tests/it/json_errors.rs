@@ -106,7 +106,12 @@ fn a_lock_timeout_is_a_conflict_document() {
     let args = [
         "fail-safely", "d0000001", "--reason", "INC-2 lock", "--yes", "--lock-timeout", "500ms",
     ];
-    assert_error_document("lock timeout", &run(&db, &args), 5, "conflict");
+    let run = run(&db, &args);
+    assert_error_document("lock timeout", &run, 5, "conflict");
+    // It names the session that holds the lock.
+    let message = run.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("Held by session "), "{message}");
+    assert!(message.contains("idle in transaction"), "{message}");
     lock.release();
 }
 
