@@ -1,0 +1,209 @@
+//! The arguments of each command (the clap definition, continued from
+//! `cli/mod.rs`).
+
+use std::time::Duration;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use crate::decide::Policy;
+use crate::duration::parse_duration;
+
+#[derive(Debug, Args)]
+pub struct DiagnoseArgs {
+    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
+    pub deployment: String,
+
+    /// How many of the latest events the table shows (JSON has them all).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub events: usize,
+
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum ExpectedPath {
+    OperatorFailed,
+    TeardownRequested,
+}
+
+#[derive(Debug, Args)]
+pub struct FailSafelyArgs {
+    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
+    pub deployment: String,
+
+    /// The ticket and the reason, stored verbatim in the event.
+    #[arg(long, value_name = "TEXT")]
+    pub reason: String,
+
+    /// Decide and check everything, then roll back and print the plan.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// Do not ask for confirmation (required without a terminal).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// Refuse unless the path decided under the locks is this one.
+    #[arg(long, value_enum, value_name = "PATH")]
+    pub expect_path: Option<ExpectedPath>,
+
+    /// Refuse unless the state still has this fingerprint (from diagnose).
+    #[arg(long, value_name = "FINGERPRINT")]
+    pub expect_fingerprint: Option<String>,
+
+    /// Replay key; default: derived from the deployment and the reason.
+    #[arg(long, value_name = "KEY")]
+    pub idempotency_key: Option<String>,
+
+    /// Run the transaction as this role (SET LOCAL ROLE), e.g. the owner.
+    #[arg(long, value_name = "NAME")]
+    pub role: Option<String>,
+
+    /// How long to wait for another transaction's row locks.
+    #[arg(
+        long,
+        env = "PUSHLEFT_LOCK_TIMEOUT",
+        default_value = "5s",
+        value_parser = parse_duration, allow_hyphen_values = true,
+        value_name = "DURATION"
+    )]
+    pub lock_timeout: Duration,
+
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FleetCommand {
+    /// Every node: pool, status, heartbeat age, slots used.
+    ///
+    /// One row per node with its pool, status, schedulable flag, heartbeat
+    /// age (stale after --stale-after), slots and the slots and instances in
+    /// use. Read-only.
+    #[command(after_help = "Examples:
+  pushleft-controller fleet list
+  pushleft-controller fleet list --pool edge --stale")]
+    List(FleetListArgs),
+}
+
+/// When a node counts as stale: shared by every command that judges nodes.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct StalenessArgs {
+    /// A node whose heartbeat is older than this is stale.
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    pub stale_after: Duration,
+}
+
+impl StalenessArgs {
+    pub fn policy(&self) -> Policy {
+        Policy {
+            stale_after: self.stale_after,
+        }
+    }
+}
+
+/// `fleet list --status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NodeStatusFilter {
+    Online,
+    Draining,
+    Offline,
+}
+
+#[derive(Debug, Args)]
+pub struct FleetListArgs {
+    /// Only nodes of this pool.
+    #[arg(long, value_name = "POOL")]
+    pub pool: Option<String>,
+
+    /// Only nodes with this status.
+    #[arg(long, value_enum, value_name = "STATUS")]
+    pub status: Option<NodeStatusFilter>,
+
+    /// Only nodes whose heartbeat is stale.
+    #[arg(long)]
+    pub stale: bool,
+
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct StuckArgs {
+    /// In flight with no event for this long counts as stuck.
+    #[arg(long = "for", default_value = "30m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    pub for_: Duration,
+
+    /// A lease expired longer ago than this counts as orphaned.
+    #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    pub grace: Duration,
+
+    /// Exit 10 when anything is stuck or orphaned (for cron and monitors).
+    #[arg(long)]
+    pub exit_code: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WaitArgs {
+    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
+    pub deployment: String,
+
+    /// Give up after this long (exit 6).
+    #[arg(long, default_value = "10m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    pub timeout: Duration,
+
+    /// How often to look (at least 100ms: every look is a transaction).
+    #[arg(long, default_value = "2s", value_parser = parse_interval, allow_hyphen_values = true, value_name = "DURATION")]
+    pub interval: Duration,
+
+    #[command(flatten)]
+    pub staleness: StalenessArgs,
+}
+
+/// The shortest `wait --interval`: each look is a read-only transaction of
+/// a dozen queries; more often would load the control plane for nothing.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+
+fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < MIN_INTERVAL {
+        return Err(format!(
+            "`{text}` is too often: every look is a transaction; give at least 100ms"
+        ));
+    }
+    Ok(interval)
+}
+
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// Leave the sandbox running when this command ends, and print how to
+    /// stop it.
+    #[arg(long)]
+    pub keep: bool,
+
+    /// Run the reference control plane in the background while the command
+    /// runs: live nodes heartbeat, agents on them run their jobs, teardowns
+    /// complete (or wait for a dead node), failed deployments are reaped.
+    #[arg(long, conflicts_with = "keep")]
+    pub simulate: bool,
+
+    /// The command to run against the sandbox (default: $SHELL).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Also check that this role can be assumed (as fail-safely --role).
+    #[arg(long, value_name = "NAME")]
+    pub role: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Where completions/ and man/ are written.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub out_dir: std::path::PathBuf,
+}
