@@ -354,7 +354,10 @@ mod tests {
     #[test]
     fn every_error_has_a_kind() {
         assert_eq!(kind_for(&not_found("no such")), ErrorKind::NotFound);
-        assert_eq!(kind_for(&connection_lost("gone")), ErrorKind::ConnectionLost);
+        assert_eq!(
+            kind_for(&connection_lost("gone")),
+            ErrorKind::ConnectionLost
+        );
         let tagged = tag(anyhow::anyhow!("refused"), ErrorKind::ConnectionFailed);
         assert_eq!(kind_for(&tagged), ErrorKind::ConnectionFailed);
         assert_eq!(code_for(&tagged), ExitCode::Unexpected);

@@ -54,7 +54,9 @@ fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
 /// pg_stat_activity, when it can be found.
 fn name_lock_holders(client: &mut Client, err: anyhow::Error) -> anyhow::Error {
     let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
-        && err.to_string().starts_with("another transaction holds deployment");
+        && err
+            .to_string()
+            .starts_with("another transaction holds deployment");
     if !lock_timeout {
         return err;
     }

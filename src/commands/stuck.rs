@@ -23,7 +23,8 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     } else {
         ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
         if let Some(hint) = ui::stuck::hint(&report) {
-            ctx.output.note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
+            ctx.output
+                .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
         }
     }
     // The rule (README, man page): 10 only for what an operator can act

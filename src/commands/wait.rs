@@ -83,9 +83,8 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     };
     watch.finish();
     let elapsed = started.elapsed();
-    let failure = timed_out.then(|| {
-        exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout))
-    });
+    let failure =
+        timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
     if ctx.output.json() {
         ui::print_json(&WaitReport {
             progress: &progress,
@@ -96,8 +95,11 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
                 .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
         })?;
     } else if !timed_out {
-        ctx.output
-            .print(&ui::wait::verified_text(&progress, elapsed, ctx.output.width))?;
+        ctx.output.print(&ui::wait::verified_text(
+            &progress,
+            elapsed,
+            ctx.output.width,
+        ))?;
     }
     match failure {
         // Its JSON is the document above: one document on stdout.

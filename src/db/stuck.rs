@@ -13,8 +13,8 @@ use super::snapshot::read_info;
 use super::sql;
 use crate::decide::scan;
 use crate::duration::millis;
-use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
 use crate::model::DeploymentStatus;
+use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
 
 /// The thresholds of the two alerts.
 #[derive(Debug, Clone, Copy)]

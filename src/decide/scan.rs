@@ -74,6 +74,10 @@ mod tests {
         let building = for_orphaned_lease(id, &DeploymentStatus::Building, true);
         assert_eq!(building.responsible, Responsible::Operator);
         assert_eq!(building.path, BreakGlassPath::TeardownRequested);
-        assert!(building.next_command.is_some_and(|c| c.contains("fail-safely")));
+        assert!(
+            building
+                .next_command
+                .is_some_and(|c| c.contains("fail-safely"))
+        );
     }
 }

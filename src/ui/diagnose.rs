@@ -90,7 +90,12 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
         .collect();
     // For "nothing to do" the headline already says why.
     if !verdict.headline.contains(&verdict.reason) {
-        lines.extend(wrap(&visible(&verdict.reason), width, "  why:  ", "        "));
+        lines.extend(wrap(
+            &visible(&verdict.reason),
+            width,
+            "  why:  ",
+            "        ",
+        ));
     }
     if let Some(next) = &verdict.next_command {
         lines.push("  next:".to_string());

@@ -23,7 +23,12 @@ fn finding_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
 
 fn evidence_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
     for e in &o.evidence {
-        lines.extend(wrap(&visible(&e.detail), out.width, "  dispatched: ", "    "));
+        lines.extend(wrap(
+            &visible(&e.detail),
+            out.width,
+            "  dispatched: ",
+            "    ",
+        ));
     }
 }
 

@@ -117,6 +117,9 @@ mod tests {
         let err = anyhow::anyhow!("job error \u{1b}[2J{}", "word ".repeat(40));
         let text = human_text(&err, 80);
         assert!(!text.contains('\u{1b}'));
-        assert!(text.lines().all(|l| super::super::text::width_of(l) <= 80), "{text}");
+        assert!(
+            text.lines().all(|l| super::super::text::width_of(l) <= 80),
+            "{text}"
+        );
     }
 }

@@ -44,8 +44,10 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
         ]);
     }
     let mut text = table.render(out);
-    if let Some(line) = standby_line(fleet.snapshot.in_recovery, fleet.snapshot.replay_lag_seconds)
-    {
+    if let Some(line) = standby_line(
+        fleet.snapshot.in_recovery,
+        fleet.snapshot.replay_lag_seconds,
+    ) {
         text.push('\n');
         text.push_str(&out.paint(&wrapped(&line, out.width, "! ", "  "), Paint::Warn));
     }

@@ -96,10 +96,7 @@ mod tests {
     fn the_net_keeps_our_colours_and_lines_only() {
         let ours = "\u{1b}[31mred\u{1b}[0m\nnext";
         assert_eq!(terminal_safe(ours, true), ours);
-        assert_eq!(
-            terminal_safe(ours, false),
-            "\\u{1b}[31mred\\u{1b}[0m\nnext"
-        );
+        assert_eq!(terminal_safe(ours, false), "\\u{1b}[31mred\\u{1b}[0m\nnext");
         assert_eq!(
             terminal_safe("x\u{1b}[2Jy\u{1b}]0;t\u{7}", true),
             "x\\u{1b}[2Jy\\u{1b}]0;t\\u{7}"

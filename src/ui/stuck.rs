@@ -55,7 +55,14 @@ pub fn render(report: &StuckReport, out: &Output) -> String {
     if !report.deployments_stuck.is_empty() {
         lines.push(deployments_table(&report.deployments_stuck, out));
         for d in &report.deployments_stuck {
-            next_lines(out, d.deployment_id, d.path.as_str(), &d.next_step, d.next_command.as_deref(), &mut lines);
+            next_lines(
+                out,
+                d.deployment_id,
+                d.path.as_str(),
+                &d.next_step,
+                d.next_command.as_deref(),
+                &mut lines,
+            );
         }
     }
     let title = format!(
@@ -74,7 +81,14 @@ pub fn render(report: &StuckReport, out: &Output) -> String {
                 Responsible::Operator => l.path.as_str(),
                 Responsible::LeaseReclaimer => "lease reclaimer",
             };
-            next_lines(out, l.deployment_id, who, &l.next_step, l.next_command.as_deref(), &mut lines);
+            next_lines(
+                out,
+                l.deployment_id,
+                who,
+                &l.next_step,
+                l.next_command.as_deref(),
+                &mut lines,
+            );
         }
     }
     lines.join("\n")

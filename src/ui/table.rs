@@ -164,7 +164,10 @@ impl Table {
     pub fn render(&self, out: &Output) -> String {
         let headers = out.headers;
         let fitted = if out.wide {
-            Some(((0..self.columns.len()).collect(), self.natural_widths(headers)))
+            Some((
+                (0..self.columns.len()).collect(),
+                self.natural_widths(headers),
+            ))
         } else {
             self.fit(out.width, headers)
         };

@@ -144,7 +144,8 @@ mod tests {
         assert!(
             lines
                 .iter()
-                .any(|l| l.contains("`pushleft-controller wait d0000007-0000-4000-8000-000000000007`")),
+                .any(|l| l
+                    .contains("`pushleft-controller wait d0000007-0000-4000-8000-000000000007`")),
             "{lines:#?}"
         );
         let narrow = wrap(text, 40, "", "  ");
@@ -160,7 +161,10 @@ mod tests {
     fn commands_shorten_their_ids_only_when_they_must() {
         let cmd = "pushleft-controller diagnose d0000002-0000-4000-8000-000000000002";
         assert_eq!(fit_command(cmd, 80), cmd);
-        assert_eq!(fit_command(cmd, 60), "pushleft-controller diagnose d0000002");
+        assert_eq!(
+            fit_command(cmd, 60),
+            "pushleft-controller diagnose d0000002"
+        );
     }
 
     #[test]

@@ -48,10 +48,7 @@ struct UsageDocument {
 /// Reports clap's error and returns the exit status (help and version are
 /// not errors).
 pub fn report_clap_error(err: clap::Error) -> i32 {
-    let quiet = matches!(
-        err.kind(),
-        ClapKind::DisplayHelp | ClapKind::DisplayVersion
-    );
+    let quiet = matches!(err.kind(), ClapKind::DisplayHelp | ClapKind::DisplayVersion);
     let _ = err.print();
     if quiet {
         return err.exit_code();
@@ -95,8 +92,14 @@ mod tests {
             requested_in_args(&args("--output=json stuck")),
             Some(OutputFormat::Json)
         );
-        assert_eq!(requested_in_args(&args("-ojson x")), Some(OutputFormat::Json));
-        assert_eq!(requested_in_args(&args("-o table x")), Some(OutputFormat::Table));
+        assert_eq!(
+            requested_in_args(&args("-ojson x")),
+            Some(OutputFormat::Json)
+        );
+        assert_eq!(
+            requested_in_args(&args("-o table x")),
+            Some(OutputFormat::Table)
+        );
         assert_eq!(requested_in_args(&args("stuck --bogus")), None);
     }
 }

@@ -21,9 +21,9 @@ fn plural(n: usize) -> &'static str {
 /// What is still outstanding, in words.
 pub fn pending_text(p: &Pending) -> String {
     match p {
-        Pending::NotFailed { status } => format!(
-            "status is {status}: neither failed nor teardown_queued (did fail-safely run?)"
-        ),
+        Pending::NotFailed { status } => {
+            format!("status is {status}: neither failed nor teardown_queued (did fail-safely run?)")
+        }
         Pending::ReservationsHeld { count } => format!(
             "{count} reservation{} not yet released by the reaper",
             plural(*count)
@@ -106,8 +106,10 @@ impl Watch {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed}] {bar:20} {pos}/{len} instances removed · {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed}] {bar:20} {pos}/{len} instances removed · {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
@@ -150,7 +152,9 @@ impl Watch {
                 bar.set_position(p.instances_removed as u64);
                 // The bar's fixed part takes about 60 columns.
                 let room = self.width.saturating_sub(62).max(8);
-                bar.set_message(console::truncate_str(&p.status.to_string(), room, "…").into_owned());
+                bar.set_message(
+                    console::truncate_str(&p.status.to_string(), room, "…").into_owned(),
+                );
             }
             None if line != self.last_line => self.println(line.clone()),
             None => {}
@@ -169,14 +173,23 @@ impl Watch {
 /// The result on stdout once verified.
 pub fn verified_text(p: &Progress, elapsed: Duration, width: usize) -> String {
     let mut text = super::text::wrapped(
-        &format!("Verified after {}: {}", human(elapsed.as_secs() as i64), summary(p)),
+        &format!(
+            "Verified after {}: {}",
+            human(elapsed.as_secs() as i64),
+            summary(p)
+        ),
         width,
         "",
         "  ",
     );
     for b in &p.blocked {
         text.push('\n');
-        text.push_str(&super::text::wrapped(&blocked_text(b), width, "  note: ", "    "));
+        text.push_str(&super::text::wrapped(
+            &blocked_text(b),
+            width,
+            "  note: ",
+            "    ",
+        ));
     }
     text
 }

@@ -216,7 +216,11 @@ fn long_trails_show_the_last_events_in_the_table_and_all_in_json() {
     );
     // Plain aligned rows (no markdown): the last event is shown, the
     // earlier ones are not.
-    assert!(run.stdout.lines().any(|l| l.starts_with("60 ")), "{}", run.stdout);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with("60 ")),
+        "{}",
+        run.stdout
+    );
     assert!(!run.stdout.lines().any(|l| l.starts_with("40 ")));
     let run = db.run(&["diagnose", "d0000008", "-o", "table", "--events", "5"]);
     assert!(run.stdout.contains("55 earlier events hidden"));

@@ -338,19 +338,35 @@ fn wait_documents_every_key_it_prints() {
     // (d0000004), and, once that attachment is gone, reservations the
     // reaper has yet to release.
     for n in [3, 4] {
-        let args = ["fail-safely", &scenario(n), "--reason", "INC-4711 json docs", "--yes"];
+        let args = [
+            "fail-safely",
+            &scenario(n),
+            "--reason",
+            "INC-4711 json docs",
+            "--yes",
+        ];
         json(&db, &args, 0);
     }
     let wait = |n: u8, code: i32| {
         json(
             &db,
-            &["wait", &scenario(n), "--timeout", "1s", "--interval", "200ms"],
+            &[
+                "wait",
+                &scenario(n),
+                "--timeout",
+                "1s",
+                "--interval",
+                "200ms",
+            ],
             code,
         )
     };
     let dead_node = wait(3, 6);
     let attachment = wait(4, 0);
-    assert_eq!(dead_node["blocked"][0]["kind"], "dead_node", "{dead_node:#}");
+    assert_eq!(
+        dead_node["blocked"][0]["kind"], "dead_node",
+        "{dead_node:#}"
+    );
     assert_eq!(attachment["blocked"][0]["kind"], "network_attachment");
     db.client()
         .batch_execute(&format!(
@@ -359,7 +375,10 @@ fn wait_documents_every_key_it_prints() {
         ))
         .unwrap();
     let reaper = wait(4, 6);
-    assert_eq!(reaper["pending"][0]["kind"], "reservations_held", "{reaper:#}");
+    assert_eq!(
+        reaper["pending"][0]["kind"], "reservations_held",
+        "{reaper:#}"
+    );
     assert_documented(
         "pushleft-controller-wait",
         &[verified, timed_out, dead_node, attachment, reaper],

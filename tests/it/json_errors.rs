@@ -17,18 +17,32 @@ const NOWHERE: &str = "postgresql://ops@127.0.0.1:1/control?connect_timeout=2&ss
 
 #[track_caller]
 fn assert_error_document(label: &str, run: &Run, code: i32, kind: &str) {
-    assert_eq!(run.code, code, "{label}: exit status\n{}\n{}", run.stdout, run.stderr);
-    let doc: Value = serde_json::from_str(&run.stdout)
-        .unwrap_or_else(|e| panic!("{label}: stdout is not one JSON document ({e}):\n{}", run.stdout));
+    assert_eq!(
+        run.code, code,
+        "{label}: exit status\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{label}: stdout is not one JSON document ({e}):\n{}",
+            run.stdout
+        )
+    });
     assert_eq!(doc["schema_version"], 1, "{label}: {doc:#}");
     let error = &doc["error"];
-    assert_eq!(error["exit_code"], run.code, "{label}: exit_code is the status: {doc:#}");
+    assert_eq!(
+        error["exit_code"], run.code,
+        "{label}: exit_code is the status: {doc:#}"
+    );
     assert_eq!(error["kind"], kind, "{label}: {doc:#}");
     assert!(
         error["message"].as_str().is_some_and(|m| !m.is_empty()),
         "{label}: {doc:#}"
     );
-    assert!(error.get("next").is_some(), "{label}: next is always there (maybe null)");
+    assert!(
+        error.get("next").is_some(),
+        "{label}: next is always there (maybe null)"
+    );
     // The words are on stderr too, for the human.
     assert!(run.stderr.contains("error: "), "{label}: {}", run.stderr);
 }
@@ -41,7 +55,9 @@ fn run(db: &TestDb, args: &[&str]) -> Run {
 
 fn run_nowhere(db: &TestDb, args: &[&str]) -> Run {
     let mut cmd: Command = db.cmd();
-    cmd.env("DATABASE_URL", NOWHERE).args(args).args(["-o", "json"]);
+    cmd.env("DATABASE_URL", NOWHERE)
+        .args(args)
+        .args(["-o", "json"]);
     Run::from(cmd.output().expect("running pushleft-controller"))
 }
 
@@ -52,24 +68,68 @@ const CASES: &[(&[&str], i32, &str)] = &[
     (&["diagnose", "beefbeef"], 3, "not_found"),
     (&["diagnose", "xyz!"], 2, "bad_input"),
     (&["diagnose", "d000"], 2, "bad_input"),
-    (&["diagnose", "d0000001", "--events", "many"], 2, "bad_input"),
-    // fail-safely
-    (&["fail-safely", "beefbeef", "--reason", "INC-1", "--yes"], 3, "not_found"),
-    (&["fail-safely", "d0000001", "--reason", " ", "--yes"], 2, "bad_input"),
     (
-        &["fail-safely", "d0000001", "--reason", "INC-1", "--yes", "--expect-fingerprint", "nothex"],
+        &["diagnose", "d0000001", "--events", "many"],
         2,
         "bad_input",
     ),
-    (&["fail-safely", "d0000006", "--reason", "INC-1", "--yes"], 4, "refused"),
-    (&["fail-safely", "d0000001", "--reason", "INC-1"], 4, "refused"),
+    // fail-safely
     (
-        &["fail-safely", "d0000001", "--reason", "INC-1", "--yes", "--expect-fingerprint", "0000000000000000"],
+        &["fail-safely", "beefbeef", "--reason", "INC-1", "--yes"],
+        3,
+        "not_found",
+    ),
+    (
+        &["fail-safely", "d0000001", "--reason", " ", "--yes"],
+        2,
+        "bad_input",
+    ),
+    (
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-1",
+            "--yes",
+            "--expect-fingerprint",
+            "nothex",
+        ],
+        2,
+        "bad_input",
+    ),
+    (
+        &["fail-safely", "d0000006", "--reason", "INC-1", "--yes"],
+        4,
+        "refused",
+    ),
+    (
+        &["fail-safely", "d0000001", "--reason", "INC-1"],
+        4,
+        "refused",
+    ),
+    (
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-1",
+            "--yes",
+            "--expect-fingerprint",
+            "0000000000000000",
+        ],
         5,
         "conflict",
     ),
     (
-        &["fail-safely", "d0000001", "--reason", "INC-1", "--yes", "--expect-path", "teardown_requested"],
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-1",
+            "--yes",
+            "--expect-path",
+            "teardown_requested",
+        ],
         5,
         "conflict",
     ),
@@ -104,7 +164,13 @@ fn a_lock_timeout_is_a_conflict_document() {
     let db = TestDb::scenarios();
     let lock = db.lock_deployment(&crate::support::scenario(1));
     let args = [
-        "fail-safely", "d0000001", "--reason", "INC-2 lock", "--yes", "--lock-timeout", "500ms",
+        "fail-safely",
+        "d0000001",
+        "--reason",
+        "INC-2 lock",
+        "--yes",
+        "--lock-timeout",
+        "500ms",
     ];
     let run = run(&db, &args);
     assert_error_document("lock timeout", &run, 5, "conflict");
@@ -153,6 +219,10 @@ fn an_id_is_echoed_as_typed() {
     let typed = "d00'0";
     let run = run(&db, &["diagnose", typed]);
     assert_error_document("quoted id", &run, 2, "bad_input");
-    assert!(run.stderr.contains("`d00'0` is not a deployment id"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`d00'0` is not a deployment id"),
+        "{}",
+        run.stderr
+    );
     assert!(!run.stderr.contains("\\'"), "{}", run.stderr);
 }

@@ -27,8 +27,16 @@ fn on_terminal(db: &TestDb, (cols, rows): (u16, u16), args: &[&str]) -> (String,
     ])
     .args(args);
     for var in [
-        "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGPASSWORD", "PGSSLMODE", "PGSERVICE",
-        "NO_COLOR", "COLUMNS", "LINES",
+        "PGHOST",
+        "PGPORT",
+        "PGUSER",
+        "PGDATABASE",
+        "PGPASSWORD",
+        "PGSSLMODE",
+        "PGSERVICE",
+        "NO_COLOR",
+        "COLUMNS",
+        "LINES",
     ] {
         cmd.env_remove(var);
     }
@@ -87,7 +95,9 @@ fn is_partial_uuid(token: &str) -> bool {
     let lens = [8, 4, 4, 4, 12];
     groups.len() > 1
         && groups.len() <= 5
-        && groups.iter().all(|g| g.chars().all(|c| c.is_ascii_hexdigit()))
+        && groups
+            .iter()
+            .all(|g| g.chars().all(|c| c.is_ascii_hexdigit()))
         && groups[0].len() == 8
         && groups
             .iter()
@@ -103,7 +113,10 @@ fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) 
     let all = shown.join("\n");
     for line in &shown {
         let w = console::measure_text_width(line);
-        assert!(w <= width, "{label}: a line of {w} > {width} columns:\n{line}\n\n{all}");
+        assert!(
+            w <= width,
+            "{label}: a line of {w} > {width} columns:\n{line}\n\n{all}"
+        );
         for token in id_tokens(line) {
             assert!(
                 !is_partial_uuid(token),
@@ -131,7 +144,10 @@ fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) 
                 .iter()
                 .any(|sub| command.starts_with(sub))
                 && id_tokens(command).any(|t| t.len() == 8 || t.len() == 36);
-            assert!(whole, "{label}: a command that is not whole:\n{line}\n\n{all}");
+            assert!(
+                whole,
+                "{label}: a command that is not whole:\n{line}\n\n{all}"
+            );
             if command.starts_with("fail-safely ") {
                 assert!(
                     command.contains("--reason \"<ticket and reason>\""),
@@ -150,7 +166,9 @@ fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) 
 fn known_ids(db: &TestDb) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     for n in 1..=9 {
-        ids.extend(uuids_in(&db.run(&["diagnose", &scenario(n), "-o", "json"]).stdout));
+        ids.extend(uuids_in(
+            &db.run(&["diagnose", &scenario(n), "-o", "json"]).stdout,
+        ));
     }
     for args in [&["stuck"][..], &["fleet", "list"]] {
         let mut args = args.to_vec();
@@ -170,7 +188,13 @@ fn every_screen_fits(size: (u16, u16)) {
     for args in [
         &["stuck"][..],
         &["fleet", "list"],
-        &["fail-safely", "d0000003", "--reason", "INC-4711 screen test", "--dry-run"],
+        &[
+            "fail-safely",
+            "d0000003",
+            "--reason",
+            "INC-4711 screen test",
+            "--dry-run",
+        ],
         &["wait", "d0000007", "--timeout", "2s", "--interval", "500ms"],
         &["doctor"],
     ] {
@@ -223,5 +247,10 @@ fn the_checks_catch_what_they_are_for() {
             .unwrap_or_default();
         assert!(message.contains(says), "{message}");
     }
-    assert_fits("t", "deployment d0000003 · d0000003-0000-4000-8000-000000000003", 80, &ids);
+    assert_fits(
+        "t",
+        "deployment d0000003 · d0000003-0000-4000-8000-000000000003",
+        80,
+        &ids,
+    );
 }

@@ -37,11 +37,17 @@ fn plant(db: &TestDb) {
         // A node's name and pool (edge-07: the dead node a teardown waits for).
         "UPDATE fleet_nodes SET name = 'edge-07' || $1, pool = 'edge' || $1 WHERE name = 'edge-07'",
         // A route's hostname, an instance's role, an artifact's image.
-        &format!("UPDATE ingress_analytics_routes SET hostname = 'shop' || $1 WHERE deployment_id = '{d3}'"),
-        &format!("UPDATE application_instances SET role_name = 'web' || $1 WHERE deployment_id = '{d3}'"),
+        &format!(
+            "UPDATE ingress_analytics_routes SET hostname = 'shop' || $1 WHERE deployment_id = '{d3}'"
+        ),
+        &format!(
+            "UPDATE application_instances SET role_name = 'web' || $1 WHERE deployment_id = '{d3}'"
+        ),
         &format!("UPDATE release_artifacts SET image = 'img' || $1 WHERE deployment_id = '{d3}'"),
         // A network segment (d0000004).
-        &format!("UPDATE network_attachments SET segment = 'seg' || $1 WHERE deployment_id = '{d4}'"),
+        &format!(
+            "UPDATE network_attachments SET segment = 'seg' || $1 WHERE deployment_id = '{d4}'"
+        ),
     ];
     let mut client = db.client();
     for sql in statements {
@@ -86,9 +92,17 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
     diagnose.assert_code(0);
     assert_screen_safe("diagnose d0000003", &diagnose);
     // The text is there, made visible, on one line.
-    assert!(diagnose.stdout.contains("\\u{1b}[2J"), "{}", diagnose.stdout);
+    assert!(
+        diagnose.stdout.contains("\\u{1b}[2J"),
+        "{}",
+        diagnose.stdout
+    );
     assert!(diagnose.stdout.contains("\\r\\n"), "{}", diagnose.stdout);
-    assert!(diagnose.stdout.contains("\\u{202e}evil"), "{}", diagnose.stdout);
+    assert!(
+        diagnose.stdout.contains("\\u{202e}evil"),
+        "{}",
+        diagnose.stdout
+    );
     for args in [
         &["diagnose", "d0000004"][..],
         &["stuck"],
@@ -101,15 +115,28 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
     }
     // The reason, written; then shown by fail-safely, diagnose and wait
     // (whose teardown waits for the planted node: a timeout, exit 6).
-    let applied = table(&db, &["fail-safely", "d0000003", "--reason", &reason, "--yes"]);
+    let applied = table(
+        &db,
+        &["fail-safely", "d0000003", "--reason", &reason, "--yes"],
+    );
     applied.assert_code(0);
     assert_screen_safe("fail-safely", &applied);
     assert!(applied.stdout.contains("<\\u{1b}[2J"), "{}", applied.stdout);
-    assert_screen_safe("diagnose after", &table(&db, &["diagnose", "d0000003", "--events", "50"]));
-    let wait = table(&db, &["wait", "d0000003", "--timeout", "1s", "--interval", "200ms"]);
+    assert_screen_safe(
+        "diagnose after",
+        &table(&db, &["diagnose", "d0000003", "--events", "50"]),
+    );
+    let wait = table(
+        &db,
+        &["wait", "d0000003", "--timeout", "1s", "--interval", "200ms"],
+    );
     wait.assert_code(6);
     assert_screen_safe("wait", &wait);
-    assert!(wait.stderr.contains("waiting for node edge-07<"), "{}", wait.stderr);
+    assert!(
+        wait.stderr.contains("waiting for node edge-07<"),
+        "{}",
+        wait.stderr
+    );
     db.run(&["fail-safely", "d0000004", "--reason", "INC-4712", "--yes"])
         .assert_code(0);
     let wait4 = table(&db, &["wait", "d0000004", "--timeout", "2s"]);
@@ -118,19 +145,57 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
     // JSON: the same text, byte for byte.
     let doc = json(&db, &["diagnose", &d3]);
     let planted = Value::from(PLANTED);
-    let job = doc["jobs"].as_array().unwrap().iter().find(|j| j["kind"] == "deploy");
+    let job = doc["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["kind"] == "deploy");
     assert_eq!(job.unwrap()["last_error"], planted);
-    let note = doc["events"].as_array().unwrap().iter().find(|e| e["payload"].get("message").is_some());
+    let note = doc["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["payload"].get("message").is_some());
     assert_eq!(note.unwrap()["payload"]["message"], planted);
     assert_eq!(note.unwrap()["kind"], Value::from(format!("note{PLANTED}")));
-    assert!(doc["events"].as_array().unwrap().iter().any(|e| e["payload"]["reason"] == Value::from(reason.clone())));
-    assert_eq!(doc["routes"][0]["hostname"], Value::from(format!("shop{PLANTED}")));
-    assert_eq!(doc["instances"][0]["role_name"], Value::from(format!("web{PLANTED}")));
-    assert_eq!(doc["release_artifacts"][0]["image"], Value::from(format!("img{PLANTED}")));
+    assert!(
+        doc["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["payload"]["reason"] == reason.as_str())
+    );
+    assert_eq!(
+        doc["routes"][0]["hostname"],
+        Value::from(format!("shop{PLANTED}"))
+    );
+    assert_eq!(
+        doc["instances"][0]["role_name"],
+        Value::from(format!("web{PLANTED}"))
+    );
+    assert_eq!(
+        doc["release_artifacts"][0]["image"],
+        Value::from(format!("img{PLANTED}"))
+    );
     let node = Value::from(format!("edge-07{PLANTED}"));
-    assert!(doc["nodes"].as_array().unwrap().iter().any(|n| n["name"] == node));
+    assert!(
+        doc["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == node)
+    );
     let fleet = json(&db, &["fleet", "list"]);
-    assert!(fleet["nodes"].as_array().unwrap().iter().any(|n| n["name"] == node && n["pool"] == Value::from(format!("edge{PLANTED}"))));
+    assert!(
+        fleet["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == node && n["pool"] == format!("edge{PLANTED}").as_str())
+    );
     let d4 = json(&db, &["diagnose", "d0000004"]);
-    assert_eq!(d4["network_attachments"][0]["segment"], Value::from(format!("seg{PLANTED}")));
+    assert_eq!(
+        d4["network_attachments"][0]["segment"],
+        Value::from(format!("seg{PLANTED}"))
+    );
 }

@@ -71,7 +71,11 @@ fn node_conditions_are_each_reported() {
         .iter()
         .filter(|f| f.code == "node_stale")
         .collect();
-    assert_eq!(stale.len(), 1, "edge-05 is stale; edge-07 is offline, said once");
+    assert_eq!(
+        stale.len(),
+        1,
+        "edge-05 is stale; edge-07 is offline, said once"
+    );
     assert!(finding(&v, "node_offline").message.contains("edge-07"));
     // --stale-after decides what stale means.
     let lenient = assess(

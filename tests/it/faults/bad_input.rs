@@ -414,8 +414,7 @@ fn every_command_refuses_bad_input_clearly_and_writes_nothing() {
         // Off a terminal the output is JSON: a failure prints the error
         // document, whose exit_code is the status (doctor prints its report).
         if c.code != 4 && !run.stdout.trim().is_empty() {
-            let document: serde_json::Value =
-                serde_json::from_str(&run.stdout).unwrap_or_default();
+            let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_default();
             if document["error"]["exit_code"] != c.code {
                 failures.push(format!(
                     "{}: printed something else than the error document:\n{}",
