@@ -254,3 +254,55 @@ fn the_checks_catch_what_they_are_for() {
         &ids,
     );
 }
+
+#[test]
+fn columns_headers_and_colour_are_the_operators_to_choose() {
+    let db = TestDb::scenarios();
+    let fleet = |columns: &str, extra: &[&str]| {
+        let mut cmd = db.cmd();
+        cmd.env("COLUMNS", columns)
+            .args(["fleet", "list", "-o", "table"])
+            .args(extra);
+        crate::support::Run::from(cmd.output().unwrap())
+    };
+    // COLUMNS is honoured: wide enough for every column, or not.
+    let wide = fleet("200", &[]);
+    assert!(
+        wide.stdout.lines().next().unwrap().contains("last seen"),
+        "{}",
+        wide.stdout
+    );
+    assert!(
+        !wide.stdout.contains("not shown on this width"),
+        "{}",
+        wide.stdout
+    );
+    let narrow = fleet("60", &[]);
+    assert!(
+        narrow
+            .stdout
+            .lines()
+            .all(|l| console::measure_text_width(l) <= 60),
+        "{}",
+        narrow.stdout
+    );
+    assert!(
+        narrow.stdout.contains("-o wide shows every column"),
+        "{}",
+        narrow.stdout
+    );
+    // --no-headers: the first line is a node.
+    let bare = fleet("200", &["--no-headers"]);
+    assert!(bare.stdout.starts_with("build-01"), "{}", bare.stdout);
+    // --color always colours even a pipe; never and NO_COLOR do not.
+    assert!(
+        fleet("200", &["--color", "always"])
+            .stdout
+            .contains("\u{1b}[")
+    );
+    assert!(
+        !fleet("200", &["--color", "never"])
+            .stdout
+            .contains('\u{1b}')
+    );
+}
