@@ -131,7 +131,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
             cand --connect-timeout 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]'
             cand --idle-in-transaction-timeout 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)'
-            cand --exit-code 'Exit 10 when anything is stuck or orphaned (for cron and monitors)'
+            cand --exit-code 'Exit 10 when something is found that an operator can act on: a stuck deployment, or an orphaned lease of a deployment a break-glass path applies to (a lease only the lease reclaimer can release is shown but does not count). For cron and monitors'
             cand --no-headers 'Tables without their header line'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -131,7 +131,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when anything is stuck or orphaned (for cron and monitors)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when something is found that an operator can act on: a stuck deployment, or an orphaned lease of a deployment a break-glass path applies to (a lease only the lease reclaimer can release is shown but does not count). For cron and monitors'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s V -l version -d 'Print version'

@@ -140,7 +140,10 @@ pub struct StuckArgs {
     #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub grace: Duration,
 
-    /// Exit 10 when anything is stuck or orphaned (for cron and monitors).
+    /// Exit 10 when something is found that an operator can act on: a stuck
+    /// deployment, or an orphaned lease of a deployment a break-glass path
+    /// applies to (a lease only the lease reclaimer can release is shown
+    /// but does not count). For cron and monitors.
     #[arg(long)]
     pub exit_code: bool,
 }

@@ -85,6 +85,8 @@ impl Cell {
 const GAP: usize = 2;
 /// A shrinkable column keeps at least this many columns of its text.
 const MIN_SHRUNK: usize = 12;
+/// Free text is cut to this before a column is dropped for it.
+const COMFORT: usize = 24;
 
 pub struct Table {
     columns: Vec<Column>,
@@ -133,7 +135,16 @@ impl Table {
         let total = |shown: &[usize], widths: &[usize]| {
             shown.iter().map(|&i| widths[i]).sum::<usize>() + GAP * shown.len().saturating_sub(1)
         };
-        while total(&shown, &widths) > width {
+        // Free text cut to a comfortable width, before any column goes.
+        let comfortable: Vec<usize> = widths
+            .iter()
+            .zip(&self.columns)
+            .map(|(&w, c)| match c.fit {
+                Fit::Shrink => w.min(COMFORT),
+                Fit::Whole => w,
+            })
+            .collect();
+        while total(&shown, &comfortable) > width {
             let victim = shown
                 .iter()
                 .enumerate()
@@ -249,4 +260,80 @@ fn line(out: &Output, shown: &[usize], widths: &[usize], cells: &[Cell]) -> Stri
         }
     }
     text.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(width: usize) -> Output {
+        Output {
+            width,
+            ..Output::plain()
+        }
+    }
+
+    fn sample() -> Table {
+        let mut t = Table::new(&[
+            col("id"),
+            col("org").drop(2),
+            col("when").drop(1),
+            col("error").shrink(),
+        ]);
+        t.row(vec![
+            Cell::new("d0000003-0000-4000-8000-000000000003"),
+            Cell::new("c0000002"),
+            Cell::new("3h ago · 2026-11-29 17:44Z"),
+            Cell::new("agent on edge-07 stopped answering \u{1b}[2J"),
+        ]);
+        t
+    }
+
+    #[test]
+    fn low_value_columns_go_first_then_free_text_is_cut() {
+        let text = sample().render(&out(92));
+        assert!(text.lines().all(|l| width_of(l) <= 92), "{text}");
+        let header = text.lines().next().unwrap_or_default();
+        assert!(
+            !header.contains("org"),
+            "the highest drop rank goes first: {text}"
+        );
+        assert!(
+            header.contains("when"),
+            "the next one stays while it fits: {text}"
+        );
+        assert!(text.contains("3h ago · 2026-11-29 17:44Z"), "{text}");
+        assert!(
+            text.contains("d0000003-0000-4000-8000-000000000003"),
+            "{text}"
+        );
+        assert!(text.contains("(not shown on this width: org;"), "{text}");
+        let narrow = sample().render(&out(60));
+        assert!(narrow.lines().all(|l| width_of(l) <= 60), "{narrow}");
+        assert!(narrow.contains('…'), "free text is cut: {narrow}");
+        assert!(narrow.contains("d0000003-0000-4000-8000-000000000003"));
+        assert!(!narrow.contains('\u{1b}'), "cells are sanitized: {narrow}");
+    }
+
+    #[test]
+    fn too_narrow_for_columns_becomes_blocks_and_wide_keeps_everything() {
+        let blocks = sample().render(&out(40));
+        assert!(
+            blocks.contains("id     d0000003-0000-4000-8000-000000000003"),
+            "{blocks}"
+        );
+        let wide = sample().render(&Output {
+            wide: true,
+            ..out(40)
+        });
+        assert!(
+            wide.contains("c0000002") && wide.contains("stopped answering"),
+            "{wide}"
+        );
+        let bare = sample().render(&Output {
+            headers: false,
+            ..out(200)
+        });
+        assert!(bare.starts_with("d0000003"), "{bare}");
+    }
 }
