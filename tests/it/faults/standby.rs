@@ -91,6 +91,22 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
         table.stdout
     );
 
+    // stuck and fleet list say so too, with the lag in whole seconds.
+    for args in [&["stuck"][..], &["fleet", "list"]] {
+        let json = run(&url, &[args, &["-o", "json"]].concat()).json();
+        assert_eq!(json["snapshot"]["in_recovery"], true, "{args:?}");
+        assert!(
+            json["snapshot"]["replay_lag_seconds"].is_i64(),
+            "{args:?}: {json:#}"
+        );
+        let table = run(&url, &[args, &["-o", "table"]].concat());
+        assert!(
+            table.stdout.contains("read from a standby (replay lag"),
+            "{args:?}: {}",
+            table.stdout
+        );
+    }
+
     // fail-safely refuses on the standby, dry run or not, and names the primary.
     for extra in [
         &["--yes"][..],
