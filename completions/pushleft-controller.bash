@@ -28,9 +28,6 @@ _pushleft__controller() {
             pushleft__controller,fleet)
                 cmd="pushleft__controller__subcmd__fleet"
                 ;;
-            pushleft__controller,generate)
-                cmd="pushleft__controller__subcmd__generate"
-                ;;
             pushleft__controller,help)
                 cmd="pushleft__controller__subcmd__help"
                 ;;
@@ -70,9 +67,6 @@ _pushleft__controller() {
             pushleft__controller__subcmd__help,fleet)
                 cmd="pushleft__controller__subcmd__help__subcmd__fleet"
                 ;;
-            pushleft__controller__subcmd__help,generate)
-                cmd="pushleft__controller__subcmd__help__subcmd__generate"
-                ;;
             pushleft__controller__subcmd__help,help)
                 cmd="pushleft__controller__subcmd__help__subcmd__help"
                 ;;
@@ -98,7 +92,7 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait history sandbox doctor generate help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait history sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -109,11 +103,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -136,7 +134,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,11 +153,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -182,7 +184,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --role --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -197,11 +199,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -224,7 +230,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -271,11 +277,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -298,7 +308,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -309,11 +319,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -378,7 +392,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --watch --count --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --pool --status --stale --watch --count --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -409,53 +423,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
-                --statement-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --connect-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --idle-in-transaction-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        pushleft__controller__subcmd__generate)
-            opts="-o -h -V --out-dir --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --database-url)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
-                    return 0
-                    ;;
-                -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -478,7 +454,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__help)
-            opts="diagnose fail-safely fleet stuck wait history sandbox doctor generate help"
+            opts="diagnose fail-safely fleet stuck wait history sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -561,20 +537,6 @@ _pushleft__controller() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        pushleft__controller__subcmd__help__subcmd__generate)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         pushleft__controller__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -646,7 +608,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__history)
-            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -681,11 +643,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -708,7 +674,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --big-incident --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --keep --simulate --big-incident --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -719,11 +685,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -746,7 +716,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -809,11 +779,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)
@@ -836,7 +810,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -859,11 +833,15 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --statement-timeout)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pushleft_controller_global_optspecs
-    string join \n database-url= o/output= statement-timeout= connect-timeout= idle-in-transaction-timeout= h/help V/version
+    string join \n database-url= o/output= color= no-headers statement-timeout= connect-timeout= idle-in-transaction-timeout= h/help V/version
 end
 
 function __fish_pushleft_controller_needs_command
@@ -24,13 +24,18 @@ function __fish_pushleft_controller_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "diagnose" -d 'Every runbook query in one read-only snapshot, plus a verdict'
@@ -41,17 +46,21 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "history" -d 'What operators did: every break-glass action with its audit'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "sandbox" -d 'A throwaway local PostgreSQL with the reference schema and incident scenarios'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "doctor" -d 'Check the connection, the server and the schema this tool expects'
-complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and CI)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l events -d 'How many of the latest events the table shows (JSON has them all)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l from -d 'A batch: the deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json`. One plan, one confirmation (type the number of deployments), then each in its own guarded transaction' -r -F
@@ -64,25 +73,35 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l role -d 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l lock-timeout -d 'How long to wait for another transaction\'s row locks' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l keep-going -d 'With --from: go on after a deployment is refused or fails'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l dry-run -d 'Decide and check everything, then roll back and print the plan'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s V -l version -d 'Print version'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'Every node: pool, status, heartbeat age, slots used'
@@ -94,14 +113,19 @@ offline\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l watch -d 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l count -d 'With --watch: stop after N refreshes' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale -d 'Only nodes whose heartbeat is stale'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "list" -d 'Every node: pool, status, heartbeat age, slots used'
@@ -134,26 +158,36 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l write -d 'Write the metrics (OpenMetrics) to FILE, replacing it atomically, instead of printing: for node_exporter\'s textfile collector, from cron. A failed scan still writes pushleft_scan_success 0' -r -F
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l watch -d 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l count -d 'With --watch: stop after N refreshes' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when anything is stuck or orphaned (for cron and monitors)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when something is found that an operator can act on: a stuck deployment, or an orphaned lease of a deployment a break-glass path applies to (a lease only the lease reclaimer can release is shown but does not count). For cron and monitors'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l timeout -d 'Give up after this long (exit 6)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l interval -d 'How often to look' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l interval -d 'How often to look (at least 100ms: every look is a transaction)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l since -d 'Only actions at or after this time (a time, or how long ago: 12h)' -r
@@ -162,55 +196,59 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l reason-contains -d 'Only actions whose reason contains this text (any case)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l deployment -d 'Only actions on this deployment (full id or unique prefix)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l limit -d 'Show at most this many, the newest' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s V -l version -d 'Print version'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l keep -d 'Leave the sandbox running when this command ends, and print how to stop it'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l simulate -d 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l big-incident -d 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
+always\t''
+never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s V -l version -d 'Print version'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l out-dir -d 'Where completions/ and man/ are written' -r -F
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
-json\t'One JSON document on stdout, for scripts'
-openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "diagnose" -d 'Every runbook query in one read-only snapshot, plus a verdict'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "fail-safely" -d 'Apply the runbook\'s break-glass state change, decided under row locks'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "fleet" -d 'The fleet\'s nodes and their capacity'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "stuck" -d 'Fleet-wide scan: stuck deployments and orphaned leases'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "wait" -d 'Follow a deployment until the runbook\'s Verification holds'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "history" -d 'What operators did: every break-glass action with its audit'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "sandbox" -d 'A throwaway local PostgreSQL with the reference schema and incident scenarios'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "doctor" -d 'Check the connection, the server and the schema this tool expects'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and CI)'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "diagnose" -d 'Every runbook query in one read-only snapshot, plus a verdict'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "fail-safely" -d 'Apply the runbook\'s break-glass state change, decided under row locks'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "fleet" -d 'The fleet\'s nodes and their capacity'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "stuck" -d 'Fleet-wide scan: stuck deployments and orphaned leases'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "wait" -d 'Follow a deployment until the runbook\'s Verification holds'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "history" -d 'What operators did: every break-glass action with its audit'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "sandbox" -d 'A throwaway local PostgreSQL with the reference schema and incident scenarios'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "doctor" -d 'Check the connection, the server and the schema this tool expects'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and __fish_seen_subcommand_from fleet" -f -a "list" -d 'Every node: pool, status, heartbeat age, slots used'

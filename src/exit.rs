@@ -39,12 +39,130 @@ impl ExitCode {
     }
 }
 
+impl ExitCode {
+    /// The kind of failure a code stands for, when nothing more precise
+    /// is known.
+    pub fn kind(self) -> ErrorKind {
+        match self {
+            ExitCode::Usage => ErrorKind::BadInput,
+            ExitCode::NotFound => ErrorKind::NotFound,
+            ExitCode::Refused => ErrorKind::Refused,
+            ExitCode::Conflict => ErrorKind::Conflict,
+            ExitCode::WaitTimedOut => ErrorKind::TimedOut,
+            ExitCode::Interrupted => ErrorKind::Interrupted,
+            ExitCode::Child(_) => ErrorKind::CommandFailed,
+            ExitCode::Done | ExitCode::StuckFound | ExitCode::Unexpected => ErrorKind::Unexpected,
+        }
+    }
+}
+
+/// What went wrong, as the `kind` of the JSON error document: scripts tell
+/// a missing deployment from a lost connection without reading English.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// Usage or bad input (exit 2).
+    BadInput,
+    /// Exit 3.
+    NotFound,
+    /// A precondition, the guard, nothing to do, no terminal (exit 4).
+    Refused,
+    /// Conflict, lock timeout, changed fingerprint or path (exit 5).
+    Conflict,
+    /// `wait` ran out of time (exit 6).
+    TimedOut,
+    /// Ctrl-C (exit 130).
+    Interrupted,
+    /// The session went away while the command worked (exit 1).
+    ConnectionLost,
+    /// No session could be opened (exit 1; `doctor` 4).
+    ConnectionFailed,
+    /// `sandbox -- CMD` could not run CMD (exit 126 or 127).
+    CommandFailed,
+    /// Anything else (exit 1).
+    Unexpected,
+}
+
+impl ErrorKind {
+    /// The next step when the message does not name one.
+    pub fn default_next(self) -> Option<&'static str> {
+        Some(match self {
+            ErrorKind::BadInput => "fix the command line (see --help) and rerun",
+            ErrorKind::NotFound => {
+                "check the id, and that DATABASE_URL points at the right control plane"
+            }
+            ErrorKind::Conflict => "re-diagnose, then retry",
+            ErrorKind::TimedOut => "resolve what blocks it, then rerun wait",
+            ErrorKind::Interrupted => "rerun the command when ready",
+            ErrorKind::ConnectionLost | ErrorKind::ConnectionFailed => {
+                "check the database with `pushleft-controller doctor`, then rerun"
+            }
+            ErrorKind::Refused | ErrorKind::CommandFailed | ErrorKind::Unexpected => return None,
+        })
+    }
+}
+
 /// A failure whose exit code is part of the contract. The message is the
 /// whole sentence an operator reads: what failed and what to do next.
 #[derive(Debug)]
 pub struct Failure {
     pub code: ExitCode,
+    pub kind: ErrorKind,
     pub message: String,
+}
+
+/// A kind attached to an error without changing its words (see
+/// [`tag`]); renderers skip it when they print the chain.
+#[derive(Debug)]
+pub struct Tag(pub ErrorKind);
+
+impl fmt::Display for Tag {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Ok(())
+    }
+}
+
+impl std::error::Error for Tag {}
+
+/// Marks an error whose JSON document the command printed itself (`wait`
+/// on a timeout): `main` prints no second document.
+#[derive(Debug)]
+pub struct Reported;
+
+impl fmt::Display for Reported {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Ok(())
+    }
+}
+
+impl std::error::Error for Reported {}
+
+/// `err`, its JSON document already printed.
+pub fn reported(err: anyhow::Error) -> anyhow::Error {
+    err.context(Reported)
+}
+
+/// `err`, marked as being of `kind` (its exit code is unchanged).
+pub fn tag(err: anyhow::Error, kind: ErrorKind) -> anyhow::Error {
+    err.context(Tag(kind))
+}
+
+/// The kind of an error: a [`Tag`], else the first [`Failure`]'s, else a
+/// lost session, else what its exit code stands for.
+pub fn kind_for(err: &anyhow::Error) -> ErrorKind {
+    // A context value is found through the error itself, not its chain.
+    if let Some(Tag(kind)) = err.downcast_ref::<Tag>() {
+        return *kind;
+    }
+    for cause in err.chain() {
+        if let Some(f) = cause.downcast_ref::<Failure>() {
+            return f.kind;
+        }
+    }
+    if is_connection_lost(err) {
+        return ErrorKind::ConnectionLost;
+    }
+    code_for(err).kind()
 }
 
 impl fmt::Display for Failure {
@@ -58,8 +176,15 @@ impl std::error::Error for Failure {}
 fn failure(code: ExitCode, message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(Failure {
         code,
+        kind: code.kind(),
         message: message.into(),
     })
+}
+
+/// `sandbox -- CMD` could not run CMD: the shell's 127 (not found) or 126
+/// (found, not executable).
+pub fn command_failed(code: i32, message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::Child(code), message)
 }
 
 /// Bad input or usage: exit 2.
@@ -168,7 +293,11 @@ pub fn lost_connection_cause(err: &anyhow::Error) -> String {
 /// The session was lost: exit 1, with `message` saying what was going on,
 /// whether anything was written, and what to do.
 pub fn connection_lost(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Unexpected, message)
+    anyhow::Error::new(Failure {
+        code: ExitCode::Unexpected,
+        kind: ErrorKind::ConnectionLost,
+        message: message.into(),
+    })
 }
 
 /// What a command was doing when its session went away, for the one
@@ -220,5 +349,18 @@ mod tests {
         assert_eq!(code_for(&anyhow::anyhow!("boom")), ExitCode::Unexpected);
         assert_eq!(code_for(&usage("bad id")), ExitCode::Usage);
         assert_eq!(ExitCode::Interrupted.as_i32(), 130);
+    }
+
+    #[test]
+    fn every_error_has_a_kind() {
+        assert_eq!(kind_for(&not_found("no such")), ErrorKind::NotFound);
+        assert_eq!(
+            kind_for(&connection_lost("gone")),
+            ErrorKind::ConnectionLost
+        );
+        let tagged = tag(anyhow::anyhow!("refused"), ErrorKind::ConnectionFailed);
+        assert_eq!(kind_for(&tagged), ErrorKind::ConnectionFailed);
+        assert_eq!(code_for(&tagged), ExitCode::Unexpected);
+        assert_eq!(kind_for(&anyhow::anyhow!("boom")), ErrorKind::Unexpected);
     }
 }

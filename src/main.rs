@@ -1,22 +1,21 @@
-use std::io::Write;
-
 use clap::Parser;
 
 use pushleft_controller::cli::Cli;
 use pushleft_controller::exit::{self, ExitCode};
+use pushleft_controller::ui;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => std::process::exit(ui::usage::report_clap_error(err)),
+    };
+    let json = ui::usage::json_output(cli.global.output);
     let code = match pushleft_controller::run(cli) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::Done,
         Err(err) => {
             let code = exit::code_for(&err);
-            let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "error: {err}");
-            for cause in err.chain().skip(1) {
-                let _ = writeln!(stderr, "  caused by: {cause}");
-            }
+            ui::failure::report(&err, code, exit::kind_for(&err), json);
             code
         }
     };

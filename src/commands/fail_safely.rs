@@ -11,7 +11,7 @@ use postgres::Client;
 use super::Context;
 use crate::cli::{ExpectedPath, FailSafelyArgs};
 use crate::db::transition::{self, Audit, Outcome, Request};
-use crate::decide::input::{validate_key, validate_reason};
+use crate::decide::input::{validate_fingerprint, validate_key, validate_reason};
 use crate::exit::{self, ExitCode};
 use crate::model::BreakGlassPath;
 use crate::ui;
@@ -32,7 +32,11 @@ pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> 
             ExpectedPath::OperatorFailed => BreakGlassPath::OperatorFailed,
             ExpectedPath::TeardownRequested => BreakGlassPath::TeardownRequested,
         }),
-        expect_fingerprint: args.expect_fingerprint.clone(),
+        expect_fingerprint: args
+            .expect_fingerprint
+            .as_deref()
+            .map(validate_fingerprint)
+            .transpose()?,
         role: args.role.clone(),
         lock_timeout: args.lock_timeout,
         policy: args.staleness.policy(),
@@ -40,9 +44,85 @@ pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> 
     })
 }
 
-/// The transition, with each retry shown to the operator.
+/// The transition, with each retry shown to the operator; a lock timeout
+/// names the session that holds the locks.
 pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
+        .map_err(|err| name_lock_holders(client, err))
+}
+
+/// `db::transition` turns a lock timeout into its conflict sentence
+/// ("another transaction holds deployment …"); add who that is, from
+/// pg_stat_activity, when it can be found.
+fn name_lock_holders(client: &mut Client, err: anyhow::Error) -> anyhow::Error {
+    let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
+        && err
+            .to_string()
+            .starts_with("another transaction holds deployment");
+    if !lock_timeout {
+        return err;
+    }
+    match crate::db::locks::holders(client) {
+        Ok(holders) if !holders.is_empty() => exit::conflict(format!(
+            "{err}. {}",
+            ui::fail_safely::lock_holders_text(&holders)
+        )),
+        _ => err,
+    }
+}
+
+/// A word in a shell command line, quoted when it needs to be.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@%+=,".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// What the transition leaves for the command to say: a dry run wrote
+/// nothing, so its next command applies it (unattended, with the path and
+/// fingerprint it checked) instead of `wait`; a replay read no state, so
+/// the current fingerprint and findings are read now (one read-only
+/// snapshot, as diagnose).
+fn complete(
+    client: &mut Client,
+    request: &Request,
+    args: &FailSafelyArgs,
+    mut outcome: Outcome,
+) -> Result<Outcome> {
+    if outcome.dry_run && !outcome.replayed {
+        let mut command = format!(
+            "pushleft-controller fail-safely {} --reason {} --yes --expect-path {} --expect-fingerprint {}",
+            outcome.deployment_id,
+            shell_word(&request.reason),
+            outcome.path.as_str(),
+            outcome.fingerprint.as_deref().unwrap_or("-"),
+        );
+        if let Some(key) = &args.idempotency_key {
+            command.push_str(&format!(" --idempotency-key {}", shell_word(key)));
+        }
+        if let Some(role) = &args.role {
+            command.push_str(&format!(" --role {}", shell_word(role)));
+        }
+        outcome.next_command = command;
+    }
+    if outcome.replayed {
+        let now = super::diagnose::diagnose(
+            client,
+            &outcome.deployment_id.to_string(),
+            Some(1),
+            &request.policy,
+        )?;
+        outcome.fingerprint = Some(now.fingerprint);
+        outcome.findings = now.verdict.findings;
+        outcome.evidence = now.verdict.evidence;
+    }
+    Ok(outcome)
 }
 
 /// Without a terminal, and without --yes, nobody can confirm: refuse
@@ -91,6 +171,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
             )?
         }
     };
+    let outcome = complete(&mut client, &request, args, outcome)?;
     super::print(ctx, &outcome, || {
         ui::fail_safely::outcome_text(&ctx.output, &outcome)
     })?;

@@ -34,8 +34,9 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
                 text: &|list| {
                     format!(
                         "{}\n{}",
-                        ui::fleet::table(list, &ctx.output),
-                        ui::fleet::summary(list)
+                        ui::fleet::render(list, &ctx.output)
+                            .unwrap_or_else(|| "No node matches the filters.".to_string()),
+                        ui::fleet::summary(list, &ctx.output)
                     )
                 },
             },
@@ -46,7 +47,13 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
-        ui::fleet::render(&list, &ctx.output)?;
+        match ui::fleet::render(&list, &ctx.output) {
+            Some(table) => {
+                ctx.output.print(&table)?;
+                ctx.output.note(&ui::fleet::summary(&list, &ctx.output));
+            }
+            None => ctx.output.note("No node matches the filters."),
+        }
     }
     Ok(ExitCode::Done)
 }

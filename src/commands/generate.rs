@@ -28,7 +28,7 @@ pub fn write_all(dir: &Path) -> Result<()> {
         Shell::PowerShell,
         Shell::Elvish,
     ] {
-        let mut cmd = Cli::command();
+        let mut cmd = without_hidden_commands(Cli::command());
         let path = clap_complete::generate_to(shell, &mut cmd, "pushleft-controller", &completions)
             .with_context(|| format!("writing {shell} completions"))?;
         if shell == Shell::Bash {
@@ -38,6 +38,27 @@ pub fn write_all(dir: &Path) -> Result<()> {
     let man = dir.join("man");
     fs::create_dir_all(&man).with_context(|| format!("creating {}", man.display()))?;
     crate::docs::manpages::write(&man)
+}
+
+/// The command line as completions should offer it: clap_complete offers
+/// hidden subcommands too (`generate`), so they are left out here.
+fn without_hidden_commands(cmd: clap::Command) -> clap::Command {
+    let visible: Vec<clap::Command> = cmd
+        .get_subcommands()
+        .filter(|sub| !sub.is_hide_set())
+        .cloned()
+        .collect();
+    let mut pruned = clap::Command::new(cmd.get_name().to_string())
+        .args(cmd.get_arguments().cloned())
+        .subcommands(visible)
+        .propagate_version(true);
+    if let Some(version) = cmd.get_version() {
+        pruned = pruned.version(version.to_string());
+    }
+    if let Some(about) = cmd.get_about() {
+        pruned = pruned.about(about.clone());
+    }
+    pruned
 }
 
 /// clap_complete's bash script spells the state of a subcommand two ways

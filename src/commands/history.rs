@@ -41,7 +41,11 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
-        ui::history::render(&list, &ctx.output)?;
+        match ui::history::render(&list, &ctx.output) {
+            Some(table) => ctx.output.print(&table)?,
+            None => ctx.output.note("No operator action matches the filters."),
+        }
+        ctx.output.note(&ui::history::summary(&list, &ctx.output));
     }
     Ok(ExitCode::Done)
 }

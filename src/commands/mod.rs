@@ -20,7 +20,7 @@ use postgres::Client;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::db::connect::{self, Settings};
-use crate::exit::{self, ExitCode, Lost};
+use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, Output};
 
 /// What every command gets: the global options and how to render.
@@ -32,7 +32,7 @@ pub struct Context {
 impl Context {
     pub fn new(global: GlobalArgs) -> Context {
         Context {
-            output: Output::detect(global.output),
+            output: Output::detect(global.output, global.color, !global.no_headers),
             global,
         }
     }
@@ -48,9 +48,14 @@ impl Context {
         Ok(settings)
     }
 
-    /// A session with the session settings every command runs under.
+    /// A session with the session settings every command runs under. A
+    /// failure to connect is of kind `connection_failed`, and says so when
+    /// nothing at all was configured.
     pub fn connect(&self, lock_timeout: Duration) -> Result<Client> {
-        self.settings()?.connect(lock_timeout)
+        let settings = self.settings()?;
+        settings
+            .connect(lock_timeout)
+            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
     }
 
     /// A session for a command that takes no row locks on purpose.
@@ -59,19 +64,53 @@ impl Context {
     }
 }
 
+/// The libpq variables that say where to connect.
+const CONNECTION_VARIABLES: &[&str] = &[
+    "DATABASE_URL",
+    "PGHOST",
+    "PGHOSTADDR",
+    "PGPORT",
+    "PGUSER",
+    "PGDATABASE",
+    "PGSERVICE",
+];
+
+/// With neither --database-url nor DATABASE_URL nor any PG* variable, the
+/// defaults (local socket, the OS user) were tried: say that nothing was
+/// configured, which is usually the whole story.
+pub fn explain_unconfigured(err: anyhow::Error) -> anyhow::Error {
+    let configured = std::env::args().any(|a| a.starts_with("--database-url"))
+        || CONNECTION_VARIABLES
+            .iter()
+            .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
+    if configured {
+        return err;
+    }
+    err.context(
+        "nothing says where the control plane's database is: --database-url, DATABASE_URL \
+         and the PG* variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGSERVICE) are all unset, \
+         so the libpq defaults were tried. Set DATABASE_URL (or PGHOST and friends) and check \
+         with `pushleft-controller doctor`",
+    )
+}
+
 /// Runs one parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     crate::interrupt::install();
     let ctx = Context::new(cli.global);
-    if ctx.output.format == ui::OutputFormat::Openmetrics
-        && !matches!(cli.command, Command::Stuck(_))
-    {
+    let Some(command) = &cli.command else {
+        return Err(exit::usage(format!(
+            "give a command: {} (see --help)",
+            crate::cli::visible_commands().join(", ")
+        )));
+    };
+    if ctx.output.format == ui::OutputFormat::Openmetrics && !matches!(command, Command::Stuck(_)) {
         return Err(exit::usage(
             "--output openmetrics is for `stuck` (the alerts' metrics); use table or json here",
         ));
     }
-    let reader = read_only_command(&cli.command);
-    let result = match &cli.command {
+    let reader = read_only_command(command);
+    let result = match command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),
         Command::Generate(args) => generate::run(&ctx, args),
         Command::Diagnose(args) => diagnose::run(&ctx, args),
@@ -127,6 +166,6 @@ pub fn print(
     if ctx.output.json() {
         ui::print_json(json)
     } else {
-        ui::print(&table())
+        ctx.output.print(&table())
     }
 }

@@ -69,23 +69,35 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             args.watch.count,
             Watched {
                 read: &mut |client| Ok(triage::triage(scan(client, args)?, &triage)),
-                text: &|report| ui::stuck::text(report, &ctx.output),
+                text: &|report| ui::stuck::render(report, &ctx.output),
             },
         );
     }
     let mut client = ctx.connect_for_reading()?;
-    let report = triage::triage(scan(&mut client, args)?, &triage_of(args));
+    let triage = triage_of(args);
+    let full = triage::triage(
+        scan(&mut client, args)?,
+        &Triage {
+            limit: None,
+            ..triage.clone()
+        },
+    );
+    // The rule (README, man page): 10 only for what an operator can act
+    // on, among what passed the filters (a monitor for one pool pages for
+    // that pool, also for rows --limit hides); a lease only the reclaimer
+    // can release is reported, not counted.
+    let actionable = full.actionable();
+    let report = triage::apply_limit(full, triage.limit);
     if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
-        ui::stuck::render(&report, &ctx.output)?;
+        ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
+        if let Some(hint) = ui::stuck::hint(&report) {
+            ctx.output
+                .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
+        }
     }
-    // The filters narrow what counts: a monitor for one pool pages for it.
-    let found = report.found_anything()
-        || report
-            .left_out
-            .is_some_and(|l| l.deployments_stuck + l.leases_orphaned > 0);
-    Ok(if args.exit_code && found {
+    Ok(if args.exit_code && actionable {
         ExitCode::StuckFound
     } else {
         ExitCode::Done
@@ -140,7 +152,7 @@ fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         None => ui::print(&text)?,
     }
     let (report, _) = result?;
-    Ok(if args.exit_code && report.found_anything() {
+    Ok(if args.exit_code && report.actionable() {
         ExitCode::StuckFound
     } else {
         ExitCode::Done

@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::{Context, diagnose};
 use crate::cli::WaitArgs;
 use crate::decide::{self, Progress};
-use crate::exit::{self, ExitCode, Lost};
+use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, wait::Watch};
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
@@ -44,14 +44,18 @@ struct WaitReport<'a> {
     #[serde(flatten)]
     progress: &'a Progress,
     timed_out: bool,
-    elapsed_seconds: f64,
+    /// Whole seconds.
+    elapsed_seconds: u64,
+    /// On a timeout: the error document's body, in this one document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<ui::failure::ErrorBody>,
 }
 
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     let mut client = ctx.connect(Duration::from_secs(5))?;
     let policy = args.staleness.policy();
     let started = Instant::now();
-    let mut watch = Watch::start(std::io::stderr().is_terminal());
+    let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
     let mut deployment = args.deployment.clone();
     let (progress, timed_out) = loop {
         let d = diagnose::diagnose(&mut client, &deployment, Some(1), &policy).map_err(|err| {
@@ -62,6 +66,11 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
         // Resolve a prefix once; later looks use the full id.
         deployment = d.snapshot.deployment.id.to_string();
         let p = decide::progress(&d.snapshot, &policy);
+        if p.nothing_to_wait_for() {
+            // Nobody failed it: no amount of waiting verifies anything.
+            watch.finish();
+            return Err(exit::refused(ui::wait::nothing_to_wait_for_text(&p)));
+        }
         watch.show(&p);
         if p.verified {
             break (p, false);
@@ -74,20 +83,27 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     };
     watch.finish();
     let elapsed = started.elapsed();
+    let failure =
+        timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
     if ctx.output.json() {
         ui::print_json(&WaitReport {
             progress: &progress,
             timed_out,
-            elapsed_seconds: elapsed.as_secs_f64(),
+            elapsed_seconds: elapsed.as_secs(),
+            error: failure
+                .as_ref()
+                .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
         })?;
     } else if !timed_out {
-        ui::print(&ui::wait::verified_text(&progress, elapsed))?;
-    }
-    if timed_out {
-        return Err(exit::wait_timed_out(ui::wait::timed_out_text(
+        ctx.output.print(&ui::wait::verified_text(
             &progress,
-            args.timeout,
-        )));
+            elapsed,
+            ctx.output.width,
+        ))?;
     }
-    Ok(ExitCode::Done)
+    match failure {
+        // Its JSON is the document above: one document on stdout.
+        Some(err) => Err(exit::reported(err)),
+        None => Ok(ExitCode::Done),
+    }
 }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use postgres::Client;
 
 use super::session::with_snapshot;
-use super::snapshot::node_from;
+use super::snapshot::{node_from, read_info};
 use super::sql;
 use crate::duration::millis;
 use crate::model::NodeStatus;
@@ -36,6 +36,7 @@ pub fn list(client: &mut Client, filter: &FleetFilter, stale_after: Duration) ->
                 ],
             )
             .context("listing the fleet's nodes (sql/fleet/list.sql)")?;
+        let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
         let nodes = rows
             .iter()
             .map(|row| FleetNode {
@@ -49,6 +50,8 @@ pub fn list(client: &mut Client, filter: &FleetFilter, stale_after: Duration) ->
             nodes,
             snapshot: FleetScanInfo {
                 at,
+                in_recovery: server.in_recovery,
+                replay_lag_seconds: server.replay_lag_seconds,
                 stale_after_seconds: stale_after.as_secs(),
             },
         })

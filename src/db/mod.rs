@@ -7,6 +7,7 @@ pub mod connect;
 pub mod doctor;
 pub mod fleet;
 pub mod history;
+pub mod locks;
 pub mod resolve;
 pub mod schema_check;
 pub mod session;

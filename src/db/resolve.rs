@@ -37,8 +37,7 @@ pub fn parse(text: &str) -> Result<IdQuery> {
     };
     if hex.is_empty() || !hex.chars().all(|c| c.is_ascii_hexdigit()) || hex.len() > 32 {
         return Err(exit::usage(format!(
-            "`{}` is not a deployment id: give a full UUID or a unique prefix of at least {MIN_PREFIX} hex digits (e.g. d0000001)",
-            shown.escape_debug()
+            "`{shown}` is not a deployment id: give a full UUID or a unique prefix of at least {MIN_PREFIX} hex digits (e.g. d0000001)"
         )));
     }
     if hex.len() < MIN_PREFIX {

@@ -134,11 +134,15 @@ fn events(
     Ok((events, total))
 }
 
-fn read_info(row: &Row) -> ReadInfo {
+/// The server row (`sql/diagnose/00_server.sql`): the read's instant, and
+/// whether a standby answered (its replay lag in whole seconds).
+pub fn read_info(row: &Row) -> ReadInfo {
     ReadInfo {
         at: row.get("at"),
         in_recovery: row.get("in_recovery"),
-        replay_lag_seconds: row.get("replay_lag_seconds"),
+        replay_lag_seconds: row
+            .get::<_, Option<f64>>("replay_lag_seconds")
+            .map(|lag| lag.max(0.0).floor() as i64),
         server_version: row.get("server_version"),
         isolation: row.get("isolation"),
         read_only: row.get("read_only"),

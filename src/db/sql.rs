@@ -124,6 +124,9 @@ pub mod fail_safely {
     /// $6 previous status, $7 OS user, $8 host, $9 tool.
     pub const APPEND_EVENT: Statement = file!(Query "fail_safely/20_append_event.sql"
         [Uuid, Text, Text, OptBool, Text, Text, Text, Text, Text]);
+    /// After a lock timeout: the sessions holding row locks on the tables
+    /// fail-safely locks.
+    pub const LOCK_HOLDERS: Statement = file!(Query "fail_safely/30_lock_holders.sql" []);
 }
 
 /// `fleet list`.
@@ -224,6 +227,7 @@ pub const ALL: &[&Statement] = &[
     &fail_safely::MARK_FAILED,
     &fail_safely::REQUEST_TEARDOWN,
     &fail_safely::APPEND_EVENT,
+    &fail_safely::LOCK_HOLDERS,
     &fleet::LIST,
     &stuck::DEPLOYMENTS,
     &stuck::LEASES,

@@ -9,11 +9,12 @@ use postgres::{Client, Row};
 use uuid::Uuid;
 
 use super::session::with_snapshot;
+use super::snapshot::read_info;
 use super::sql;
-use crate::decide::{Asker, decide_path, next_command};
+use crate::decide::scan;
 use crate::duration::millis;
+use crate::model::DeploymentStatus;
 use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
-use crate::model::{BreakGlassPath, DeploymentStatus};
 
 /// The thresholds of the two alerts.
 #[derive(Debug, Clone, Copy)]
@@ -24,23 +25,11 @@ pub struct StuckThresholds {
     pub grace: Duration,
 }
 
-/// The path and the next command for a row of the scan.
-fn path_and_next(
-    id: Uuid,
-    status: &DeploymentStatus,
-    dispatched: bool,
-) -> (BreakGlassPath, String) {
-    let path = decide_path(status, dispatched);
-    let next = next_command(path, status, id, Asker::Scan)
-        .unwrap_or_else(|| format!("pushleft-controller diagnose {id}"));
-    (path, next)
-}
-
 fn stuck_deployment(row: &Row) -> StuckDeployment {
     let id: Uuid = row.get("id");
     let status: DeploymentStatus = row.get("status");
     let dispatched: bool = row.get("dispatched");
-    let (path, next_command) = path_and_next(id, &status, dispatched);
+    let advice = scan::for_stuck_deployment(id, &status, dispatched);
     StuckDeployment {
         deployment_id: id,
         org_id: row.get("org_id"),
@@ -52,8 +41,10 @@ fn stuck_deployment(row: &Row) -> StuckDeployment {
         nodes: row.get("nodes"),
         pools: row.get("pools"),
         dispatched,
-        path,
-        next_command,
+        path: advice.path,
+        responsible: advice.responsible,
+        next_command: advice.next_command,
+        next_step: advice.next_step,
     }
 }
 
@@ -61,7 +52,7 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
     let deployment: Uuid = row.get("deployment_id");
     let status: DeploymentStatus = row.get("deployment_status");
     let dispatched: bool = row.get("dispatched");
-    let (path, next_command) = path_and_next(deployment, &status, dispatched);
+    let advice = scan::for_orphaned_lease(deployment, &status, dispatched);
     OrphanedLease {
         job_id: row.get("job_id"),
         deployment_id: deployment,
@@ -78,8 +69,10 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
         lease_expires_at: row.get("lease_expires_at"),
         expired_for_seconds: row.get("expired_for_seconds"),
         dispatched,
-        path,
-        next_command,
+        path: advice.path,
+        responsible: advice.responsible,
+        next_command: advice.next_command,
+        next_step: advice.next_step,
     }
 }
 
@@ -95,11 +88,14 @@ pub fn scan(client: &mut Client, thresholds: StuckThresholds) -> Result<StuckRep
         let leases = tx
             .query(sql::stuck::LEASES.text, &[&millis(thresholds.grace)])
             .context("scanning for orphaned leases (sql/stuck/leases.sql)")?;
+        let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
         Ok(StuckReport {
             deployments_stuck: deployments.iter().map(stuck_deployment).collect(),
             leases_orphaned: leases.iter().map(orphaned_lease).collect(),
             snapshot: StuckScanInfo {
                 at,
+                in_recovery: server.in_recovery,
+                replay_lag_seconds: server.replay_lag_seconds,
                 stuck_after_seconds: thresholds.stuck_after.as_secs(),
                 grace_seconds: thresholds.grace.as_secs(),
             },

@@ -61,7 +61,13 @@ fn dispatched_text(evidence: &[Evidence]) -> String {
 /// The headline (what is wrong, one line) and the reason for the path.
 pub fn explain(a: &Assessment, evidence: &[Evidence]) -> (String, String) {
     let status = &a.s.deployment.status;
-    let state = format!("{status} for {}", human(a.quiet_for));
+    // Quiet since the last event, which is not the deployment's age: say
+    // which it is.
+    let state = if a.s.last_event().is_some() {
+        format!("{status}, no new event for {}", human(a.quiet_for))
+    } else {
+        format!("{status} for {} since it was created", human(a.quiet_for))
+    };
     match a.path {
         BreakGlassPath::OperatorFailed => (
             format!("operator_failed: {state}, nothing was ever dispatched — mark it failed"),

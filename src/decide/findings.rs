@@ -154,7 +154,9 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
                 ),
             );
         }
-        if a.policy.is_stale(node, now) {
+        // An offline node is reported once: its finding already says when
+        // it was last seen.
+        if a.policy.is_stale(node, now) && node.status != NodeStatus::Offline {
             found.add(
                 "node_stale",
                 Severity::Problem,
@@ -307,7 +309,13 @@ pub fn source_and_artifact(a: &Assessment, found: &mut Findings) {
             "no verified source snapshot (verified_at is empty)".to_string(),
         );
     }
-    if s.release_artifacts.is_empty() {
+    // A deployment that failed or is torn down will never get one: that
+    // is no news.
+    let finished = matches!(
+        status,
+        DeploymentStatus::Failed | DeploymentStatus::TeardownQueued | DeploymentStatus::Destroyed
+    );
+    if s.release_artifacts.is_empty() && !finished {
         let needs_artifact = matches!(
             status,
             DeploymentStatus::Deploying | DeploymentStatus::Running
@@ -334,7 +342,7 @@ pub fn standby(a: &Assessment, found: &mut Findings) {
             format!(
                 "read from a standby (replay lag {}); fail-safely must run on the primary",
                 info.replay_lag_seconds
-                    .map(|l| human(l as i64))
+                    .map(human)
                     .unwrap_or_else(|| "unknown".to_string())
             ),
         );

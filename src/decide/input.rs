@@ -43,6 +43,20 @@ pub fn validate_key(raw: &str) -> anyhow::Result<String> {
     Ok(key.to_string())
 }
 
+/// Validates `--expect-fingerprint`: what `diagnose` prints, 16 hex
+/// digits. Anything else is bad input (exit 2), not a changed state.
+pub fn validate_fingerprint(raw: &str) -> anyhow::Result<String> {
+    let fingerprint = raw.trim().to_ascii_lowercase();
+    if fingerprint.len() != 16 || !fingerprint.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(exit::usage(format!(
+            "--expect-fingerprint `{}` is not a fingerprint: give the 16 hex digits that \
+             `pushleft-controller diagnose <id> -o json` prints as .fingerprint",
+            raw.trim()
+        )));
+    }
+    Ok(fingerprint)
+}
+
 /// The default idempotency key: the same deployment and reason give the same
 /// key, so rerunning a pasted command is a replay, not a second event.
 pub fn default_key(deployment: Uuid, reason: &str) -> String {

@@ -12,6 +12,7 @@ pub mod input;
 pub mod path;
 pub mod policy;
 pub mod progress;
+pub mod scan;
 pub mod triage;
 pub mod verdict;
 
@@ -25,7 +26,7 @@ pub use explain::{Asker, next_command};
 pub use fingerprint::fingerprint;
 pub use path::decide_path;
 pub use policy::{Policy, STUCK_AFTER};
-pub use progress::{Progress, progress};
+pub use progress::{Blocked, Pending, Progress, progress};
 pub use verdict::{Finding, LastEvent, Severity, Verdict, assess};
 
 /// Whole seconds from `then` to `now` (negative when `then` is later).

@@ -1,13 +1,15 @@
 //! `wait`'s judgement: how far the runbook's Verification step has come,
 //! and whether it can complete on its own.
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::duration::ago;
-use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus, short_id};
+use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus, InstanceStatus};
 
 use super::policy::Policy;
+use super::seconds_between;
+use super::verdict::LastEvent;
 
 /// Where the deployment stands with respect to the Verification step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,14 +22,56 @@ pub struct Progress {
     /// Reserved or active allocations still held.
     pub allocations_held: usize,
     /// What is still outstanding.
-    pub pending: Vec<String>,
+    pub pending: Vec<Pending>,
     /// Why it may never complete on its own (dead node, network attachment).
-    pub blocked: Vec<String>,
-    pub last_event: Option<String>,
+    pub blocked: Vec<Blocked>,
+    pub last_event: Option<LastEvent>,
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+/// Something the Verification step still waits for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// Neither failed nor teardown_queued: nobody ran fail-safely (or it
+    /// did not take effect); there is nothing to wait for.
+    NotFailed { status: DeploymentStatus },
+    /// Failed; the reaper has not released these reservations yet.
+    ReservationsHeld { count: usize },
+    /// Torn down; this instance is not removed yet.
+    InstanceLive {
+        instance_id: Uuid,
+        role_name: String,
+        status: InstanceStatus,
+    },
+    /// Torn down; allocations still held.
+    AllocationsHeld { count: usize },
+}
+
+/// Why the Verification step may never complete on its own.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Blocked {
+    /// The teardown waits for a node that is offline or stale.
+    DeadNode {
+        node_id: Uuid,
+        node_name: String,
+        last_seen_at: Option<DateTime<Utc>>,
+        heartbeat_age_seconds: Option<i64>,
+    },
+    /// A network attachment keeps the reaper off the reservations.
+    NetworkAttachment {
+        segments: Vec<String>,
+        reservations: usize,
+    },
+}
+
+impl Progress {
+    /// Nobody failed the deployment: waiting cannot end in verification.
+    pub fn nothing_to_wait_for(&self) -> bool {
+        self.pending
+            .iter()
+            .any(|p| matches!(p, Pending::NotFailed { .. }))
+    }
 }
 
 /// Pure: what the snapshot says about the Verification step.
@@ -44,9 +88,9 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
             teardown_verified(s, policy, &mut pending, &mut blocked)
         }
         other => {
-            pending.push(format!(
-                "status is {other}: neither failed nor teardown_queued yet (did fail-safely run?)"
-            ));
+            pending.push(Pending::NotFailed {
+                status: other.clone(),
+            });
             false
         }
     };
@@ -59,13 +103,11 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
         allocations_held: held,
         pending,
         blocked,
-        last_event: s.last_event().map(|e| {
-            format!(
-                "#{} {} {}",
-                e.sequence,
-                e.kind,
-                ago((now - e.occurred_at).num_seconds())
-            )
+        last_event: s.last_event().map(|e| LastEvent {
+            sequence: e.sequence,
+            kind: e.kind.clone(),
+            occurred_at: e.occurred_at,
+            age_seconds: seconds_between(now, e.occurred_at),
         }),
     }
 }
@@ -74,8 +116,8 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
 /// once when a network attachment keeps them (then `blocked` says why).
 fn failed_verified(
     s: &DeploymentSnapshot,
-    pending: &mut Vec<String>,
-    blocked: &mut Vec<String>,
+    pending: &mut Vec<Pending>,
+    blocked: &mut Vec<Blocked>,
 ) -> bool {
     let reserved = s
         .held_allocations()
@@ -83,16 +125,16 @@ fn failed_verified(
         .count();
     if reserved > 0 {
         if s.network_attachments.is_empty() {
-            pending.push(format!(
-                "{reserved} reservation{} not yet released by the reaper",
-                plural(reserved)
-            ));
+            pending.push(Pending::ReservationsHeld { count: reserved });
         } else {
-            blocked.push(format!(
-                "{reserved} reservation{} kept: a network attachment exists in segment {}; the reaper will not release them",
-                plural(reserved),
-                s.attachment_segments()
-            ));
+            blocked.push(Blocked::NetworkAttachment {
+                segments: s
+                    .network_attachments
+                    .iter()
+                    .map(|a| a.segment.clone())
+                    .collect(),
+                reservations: reserved,
+            });
         }
     }
     reserved == 0 || !s.network_attachments.is_empty()
@@ -103,23 +145,20 @@ fn failed_verified(
 fn teardown_verified(
     s: &DeploymentSnapshot,
     policy: &Policy,
-    pending: &mut Vec<String>,
-    blocked: &mut Vec<String>,
+    pending: &mut Vec<Pending>,
+    blocked: &mut Vec<Blocked>,
 ) -> bool {
     let now = s.snapshot.at;
-    let dead = |node_id: Uuid| -> Option<String> {
+    let dead = |node_id: Uuid| -> Option<Blocked> {
         let node = s.node(node_id)?;
-        policy.is_dead(node, now).then(|| {
-            format!(
-                "waiting for node {}, {}",
-                node.name,
-                node.last_seen_at
-                    .map(|at| format!("last seen {}", ago((now - at).num_seconds())))
-                    .unwrap_or_else(|| "never seen".to_string())
-            )
+        policy.is_dead(node, now).then(|| Blocked::DeadNode {
+            node_id,
+            node_name: node.name.clone(),
+            last_seen_at: node.last_seen_at,
+            heartbeat_age_seconds: node.last_seen_at.map(|at| seconds_between(now, at)),
         })
     };
-    let mut block = |reason: Option<String>| {
+    let mut block = |reason: Option<Blocked>| {
         if let Some(reason) = reason
             && !blocked.contains(&reason)
         {
@@ -127,12 +166,11 @@ fn teardown_verified(
         }
     };
     for instance in s.live_instances() {
-        pending.push(format!(
-            "instance {} ({}) is {}",
-            short_id(instance.id),
-            instance.role_name,
-            instance.status
-        ));
+        pending.push(Pending::InstanceLive {
+            instance_id: instance.id,
+            role_name: instance.role_name.clone(),
+            status: instance.status.clone(),
+        });
         block(instance.active_node_id.and_then(dead));
     }
     for job in s.jobs.iter().filter(|j| j.is_open_teardown()) {
@@ -140,7 +178,7 @@ fn teardown_verified(
     }
     let held = s.held_allocations().count();
     if held > 0 {
-        pending.push(format!("{held} allocation{} still held", plural(held)));
+        pending.push(Pending::AllocationsHeld { count: held });
     }
     pending.is_empty()
 }

@@ -195,7 +195,13 @@ pub fn triage(mut report: StuckReport, triage: &Triage) -> StuckReport {
     report.groups = triage
         .group_by
         .map(|by| group(&report.deployments_stuck, by));
-    if let Some(limit) = triage.limit {
+    apply_limit(report, triage.limit)
+}
+
+/// Keeps the first `limit` rows of each list (and groups) and says how
+/// many were left out; no limit, no change.
+pub fn apply_limit(mut report: StuckReport, limit: Option<usize>) -> StuckReport {
+    if let Some(limit) = limit {
         let left_out = LeftOut {
             deployments_stuck: report.deployments_stuck.len().saturating_sub(limit),
             leases_orphaned: report.leases_orphaned.len().saturating_sub(limit),
@@ -239,7 +245,9 @@ mod tests {
                 .collect(),
             dispatched: path == BreakGlassPath::TeardownRequested,
             path,
-            next_command: String::new(),
+            responsible: crate::model::stuck::Responsible::Operator,
+            next_command: None,
+            next_step: String::new(),
         }
     }
 
@@ -251,6 +259,8 @@ mod tests {
                 at: Utc.with_ymd_and_hms(2026, 11, 29, 3, 0, 0).unwrap(),
                 stuck_after_seconds: 1800,
                 grace_seconds: 60,
+                in_recovery: false,
+                replay_lag_seconds: None,
             },
             groups: None,
             left_out: None,

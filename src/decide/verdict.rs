@@ -49,7 +49,7 @@ impl Findings {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LastEvent {
     pub sequence: i64,
     pub kind: String,

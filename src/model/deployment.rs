@@ -17,7 +17,8 @@ use super::status::{
 pub struct ReadInfo {
     pub at: DateTime<Utc>,
     pub in_recovery: bool,
-    pub replay_lag_seconds: Option<f64>,
+    /// Whole seconds the standby's replay is behind (none on a primary).
+    pub replay_lag_seconds: Option<i64>,
     pub server_version: String,
     pub isolation: String,
     pub read_only: bool,

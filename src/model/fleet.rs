@@ -19,6 +19,10 @@ pub struct FleetNode {
 #[derive(Debug, Clone, Serialize)]
 pub struct FleetScanInfo {
     pub at: DateTime<Utc>,
+    /// Read from a standby.
+    pub in_recovery: bool,
+    /// Whole seconds the standby's replay is behind.
+    pub replay_lag_seconds: Option<i64>,
     pub stale_after_seconds: u64,
 }
 

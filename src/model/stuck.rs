@@ -8,6 +8,17 @@ use uuid::Uuid;
 use super::path::BreakGlassPath;
 use super::status::{DeploymentStatus, JobKind, NodeStatus};
 
+/// Who can fix a row of the scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Responsible {
+    /// The operator, with this tool: counts for `stuck --exit-code`.
+    Operator,
+    /// The control plane's lease reclaimer (nothing to do on the
+    /// deployment): reported, but does not count for `--exit-code`.
+    LeaseReclaimer,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct StuckDeployment {
     pub deployment_id: Uuid,
@@ -23,7 +34,11 @@ pub struct StuckDeployment {
     pub pools: Vec<String>,
     pub dispatched: bool,
     pub path: BreakGlassPath,
-    pub next_command: String,
+    pub responsible: Responsible,
+    /// The command to run; none when it is not the operator's to fix.
+    pub next_command: Option<String>,
+    /// The next step in words.
+    pub next_step: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,13 +59,21 @@ pub struct OrphanedLease {
     pub expired_for_seconds: i64,
     pub dispatched: bool,
     pub path: BreakGlassPath,
-    pub next_command: String,
+    pub responsible: Responsible,
+    /// The command to run; none when it is not the operator's to fix.
+    pub next_command: Option<String>,
+    /// The next step in words.
+    pub next_step: String,
 }
 
 /// The instant of the scan and the thresholds it used.
 #[derive(Debug, Clone, Serialize)]
 pub struct StuckScanInfo {
     pub at: DateTime<Utc>,
+    /// Read from a standby (then fail-safely must run on the primary).
+    pub in_recovery: bool,
+    /// Whole seconds the standby's replay is behind.
+    pub replay_lag_seconds: Option<i64>,
     pub stuck_after_seconds: u64,
     pub grace_seconds: u64,
 }
@@ -98,5 +121,19 @@ pub struct StuckReport {
 impl StuckReport {
     pub fn found_anything(&self) -> bool {
         !self.deployments_stuck.is_empty() || !self.leases_orphaned.is_empty()
+    }
+
+    /// What `stuck --exit-code` exits 10 for: a row the operator can act
+    /// on (every stuck deployment, and the orphaned leases of deployments
+    /// a break-glass path applies to). Leases only the reclaimer can fix
+    /// are reported but do not count.
+    pub fn actionable(&self) -> bool {
+        self.deployments_stuck
+            .iter()
+            .any(|d| d.responsible == Responsible::Operator)
+            || self
+                .leases_orphaned
+                .iter()
+                .any(|l| l.responsible == Responsible::Operator)
     }
 }

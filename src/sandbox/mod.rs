@@ -18,6 +18,7 @@ use crate::cli::SandboxArgs;
 use crate::db::sql;
 use crate::exit::{self, ExitCode};
 use crate::model::short_id;
+use crate::ui::table::{Cell, Table, col};
 use crate::ui::{self as output, Output, Paint};
 
 /// The database the sandbox creates inside its cluster
@@ -116,6 +117,13 @@ pub fn run(output: &Output, args: &SandboxArgs) -> Result<ExitCode> {
         output::note(&format!(
             "\nThe sandbox keeps running. Point commands at it with:\n  export DATABASE_URL='{url}'\nStop it and delete its files with:\n  {stop}"
         ));
+        // Redirected (`sandbox --keep > env.sh`): the same as a script to
+        // source, with the stop command as a comment.
+        if !output.interactive {
+            output::print(&format!(
+                "export DATABASE_URL='{url}'\n# stop it and delete its files:\n# {stop}"
+            ))?;
+        }
         return Ok(ExitCode::Done);
     }
     // Without --simulate the live nodes still heartbeat: a sandbox that
@@ -162,17 +170,21 @@ fn show_scenarios(
             "scenarios": scenarios,
         }));
     }
-    let mut table = output.table(&["deployment", "scenario", "what is wrong", "try"]);
-    table.use_stderr();
+    let mut table = Table::new(&[
+        col("deployment"),
+        col("scenario").drop(1),
+        col("what is wrong").shrink(),
+        col("try"),
+    ]);
     for s in scenarios {
-        table.add_row(vec![
-            output.cell(short_id(s.deployment_id), false),
-            output.cell(&s.name, false),
-            output.cell(&s.problem, false),
-            output.cell(&s.try_command, false),
+        table.row(vec![
+            Cell::new(short_id(s.deployment_id)),
+            Cell::new(&s.name),
+            Cell::new(&s.problem),
+            Cell::new(&s.try_command),
         ]);
     }
-    output::note(&table.to_string());
+    output::note(&table.render(output));
     Ok(())
 }
 
@@ -207,9 +219,16 @@ fn run_command(
     if let Some(path) = path_with_this_binary() {
         command.env("PATH", path);
     }
+    // As a shell would: 127 when there is no such command, 126 when it
+    // cannot be executed.
     command.status().map_err(|err| {
-        exit::usage(format!(
-            "could not run `{program}` against the sandbox: {err}"
-        ))
+        let code = match err.kind() {
+            std::io::ErrorKind::NotFound => 127,
+            _ => 126,
+        };
+        exit::command_failed(
+            code,
+            format!("could not run `{program}` against the sandbox: {err}"),
+        )
     })
 }

@@ -8,7 +8,8 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
-use super::output::{self, Output, Paint};
+use super::output::{Output, Paint};
+use super::sanitize::visible;
 use crate::db::transition::Outcome;
 use crate::decide::batch::BatchResult;
 use crate::exit;
@@ -92,11 +93,11 @@ fn plan_line(item: &BatchItem) -> String {
                 o.path.as_str()
             );
             for w in waits {
-                line.push_str(&format!("\n            ! {}", output::visible(w)));
+                line.push_str(&format!("\n            ! {}", visible(w)));
             }
             line
         }
-        (None, Some(error)) => format!("  {short}  WILL NOT RUN: {}", output::visible(error)),
+        (None, Some(error)) => format!("  {short}  WILL NOT RUN: {}", visible(error)),
         (None, None) => format!("  {short}  ?"),
     }
 }
@@ -196,7 +197,7 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         let result = item.result.as_str();
         let what = match (&item.outcome, &item.error) {
             (Some(o), _) => format!("{result} {}", o.path.as_str()),
-            (None, Some(e)) => format!("{result}: {}", output::visible(e)),
+            (None, Some(e)) => format!("{result}: {}", visible(e)),
             (None, None) => result.to_string(),
         };
         lines.push(format!("  {short}  {what}"));

@@ -5,6 +5,8 @@ use serde::Serialize;
 
 use super::diagnose_sections as sections;
 use super::output::{Output, Paint};
+use super::sanitize::visible;
+use super::text::{fit_command, wrap};
 use crate::decide::{Policy, Severity, Verdict};
 use crate::model::{
     Allocation, BreakGlassPath, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult,
@@ -74,33 +76,56 @@ impl<'a> DiagnoseReport<'a> {
 }
 
 /// The verdict block: headline, why, next step, findings. The first lines
-/// an operator reads say what is wrong and what to do.
+/// an operator reads say what is wrong and what to do; the command to run
+/// stands alone on its line, whole.
 pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) -> Vec<String> {
     let paint = match verdict.path {
         BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
         BreakGlassPath::None => Paint::Good,
     };
-    let mut lines = vec![
-        out.paint(&format!("VERDICT {}", verdict.headline), paint),
-        format!("  why:  {}", verdict.reason),
-    ];
-    if let Some(next) = &verdict.next_command {
-        lines.push(format!("  next: {}", out.paint(next, Paint::Bold)));
+    let width = out.width;
+    let mut lines: Vec<String> = wrap(&visible(&verdict.headline), width, "VERDICT ", "  ")
+        .iter()
+        .map(|l| out.paint(l, paint))
+        .collect();
+    // For "nothing to do" the headline already says why.
+    if !verdict.headline.contains(&verdict.reason) {
+        lines.extend(wrap(
+            &visible(&verdict.reason),
+            width,
+            "  why:  ",
+            "        ",
+        ));
     }
-    lines.push(format!(
-        "  deployment {} · {} · org {} · read at {}",
+    if let Some(next) = &verdict.next_command {
+        lines.push("  next:".to_string());
+        lines.push(format!(
+            "    {}",
+            out.paint(&fit_command(next, out.command_room(4)), Paint::Bold)
+        ));
+    }
+    let about = format!(
+        "deployment {} · {} · org {} · read at {}",
         s.deployment.id,
-        s.deployment.status,
+        visible(&s.deployment.status.to_string()),
         short_id(s.deployment.org_id),
-        s.snapshot.at.format("%Y-%m-%d %H:%M:%S UTC"),
-    ));
+        s.snapshot.at.format("%Y-%m-%d %H:%M:%SZ"),
+    );
+    lines.extend(wrap(&about, width, "  ", "    "));
     for finding in &verdict.findings {
         let (mark, paint) = match finding.severity {
             Severity::Problem => ("✗", Paint::Bad),
             Severity::Warning => ("!", Paint::Warn),
             Severity::Info => ("·", Paint::Dim),
         };
-        lines.push(format!("  {} {}", out.paint(mark, paint), finding.message));
+        let wrapped = wrap(&visible(&finding.message), width, "  # ", "    ");
+        for (i, line) in wrapped.into_iter().enumerate() {
+            lines.push(if i == 0 {
+                format!("  {} {}", out.paint(mark, paint), &line[4..])
+            } else {
+                line
+            });
+        }
     }
     lines
 }

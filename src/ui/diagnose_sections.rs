@@ -1,9 +1,13 @@
 //! One table per section of the runbook's Diagnosis, for `diagnose`'s
 //! table output. Each returns the section's body (`None`: leave it out).
+//! Times are shown as age and absolute time; free text (errors, payloads)
+//! is what gives way on a narrow screen.
 
 use chrono::{DateTime, Utc};
 
-use super::output::Output;
+use super::output::{Output, Paint};
+use super::table::{Cell, Table, col};
+use super::text::when;
 use crate::decide::Policy;
 use crate::duration::ago;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NodeStatus, ResultOutcome, short_id};
@@ -20,9 +24,10 @@ impl View<'_> {
         self.s.snapshot.at
     }
 
-    fn age(&self, at: Option<DateTime<Utc>>) -> String {
+    /// Age and absolute time, or a dash.
+    fn when(&self, at: Option<DateTime<Utc>>) -> String {
         match at {
-            Some(at) => ago((self.now() - at).num_seconds()),
+            Some(at) => when(at, self.now()),
             None => "—".to_string(),
         }
     }
@@ -31,48 +36,68 @@ impl View<'_> {
         id.map(|n| self.s.node_name(n))
             .unwrap_or_else(|| "—".into())
     }
+
+    fn render(&self, table: &Table) -> String {
+        table.render(self.out)
+    }
 }
 
-fn empty_or<T>(rows: &[T], table: String, empty: &str) -> Option<String> {
-    Some(if rows.is_empty() {
+fn empty_or(v: &View, table: &Table, empty: &str) -> Option<String> {
+    Some(if table.is_empty() {
         format!("({empty})")
     } else {
-        table
+        v.render(table)
     })
 }
 
-/// A payload in one line, shortened for a table cell.
+/// A payload in one line (the table cuts it to the screen; JSON has it
+/// whole). The operator's own words come first: `reason` before the rest.
 fn compact(value: &serde_json::Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 80 {
-        format!("{}…", text.chars().take(79).collect::<String>())
-    } else {
-        text
+    match value {
+        serde_json::Value::Object(map) if map.contains_key("reason") => {
+            let mut rest = map.clone();
+            let reason = rest.remove("reason").unwrap_or_default();
+            let reason = reason
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| reason.to_string());
+            if rest.is_empty() {
+                format!("reason: {reason}")
+            } else {
+                format!("reason: {reason} · {}", serde_json::Value::Object(rest))
+            }
+        }
+        _ => value.to_string(),
     }
 }
 
 pub fn deployment(v: &View, path: BreakGlassPath) -> Option<String> {
-    let (out, d) = (v.out, &v.s.deployment);
-    let mut t = out.table(&["status", "created", "updated", "events"]);
-    t.add_row(vec![
-        out.cell(&d.status, path != BreakGlassPath::None),
-        out.cell(v.age(Some(d.created_at)), false),
-        out.cell(v.age(Some(d.updated_at)), false),
-        out.cell(v.s.events_total, false),
+    let d = &v.s.deployment;
+    let mut t = Table::new(&[col("status"), col("created"), col("updated"), col("events")]);
+    t.row(vec![
+        Cell::new(&d.status).paint_if(path != BreakGlassPath::None, Paint::Bad),
+        Cell::new(v.when(Some(d.created_at))),
+        Cell::new(v.when(Some(d.updated_at))),
+        Cell::new(v.s.events_total),
     ]);
-    Some(t.to_string())
+    Some(v.render(&t))
 }
 
 pub fn events(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
+    let s = v.s;
     let hidden = s.events_total - s.events.len() as i64;
-    let mut t = out.table(&["seq", "kind", "occurred", "payload (without log)"]);
+    let mut t = Table::new(&[
+        col("seq"),
+        col("kind"),
+        col("occurred"),
+        col("payload (without log)").shrink(),
+    ]);
     for e in &s.events {
-        t.add_row(vec![
-            out.cell(e.sequence, false),
-            out.cell(&e.kind, false),
-            out.cell(v.age(Some(e.occurred_at)), false),
-            out.cell(compact(&e.payload), false),
+        t.row(vec![
+            Cell::new(e.sequence),
+            Cell::new(&e.kind),
+            Cell::new(v.when(Some(e.occurred_at))),
+            Cell::new(compact(&e.payload)),
         ]);
     }
     let mut body = String::new();
@@ -82,175 +107,195 @@ pub fn events(v: &View) -> Option<String> {
             if hidden == 1 { "" } else { "s" }
         ));
     }
-    body.push_str(&t.to_string());
+    body.push_str(&v.render(&t));
     Some(body)
 }
 
 pub fn jobs(v: &View) -> Option<String> {
-    let (out, s, now) = (v.out, v.s, v.now());
-    let mut t = out.table(&[
-        "job",
-        "kind",
-        "status",
-        "target",
-        "attempt",
-        "available",
-        "lease expires",
-        "last error",
+    let (s, now) = (v.s, v.now());
+    let mut t = Table::new(&[
+        col("job"),
+        col("kind"),
+        col("status"),
+        col("target"),
+        col("attempt"),
+        col("available").drop(2),
+        col("lease expires").drop(1),
+        col("last error").shrink(),
     ]);
     for j in &s.jobs {
         let lease_expired = j.lease_expired(now);
-        t.add_row(vec![
-            out.cell(short_id(j.id), false),
-            out.cell(&j.kind, false),
-            out.cell(&j.status, lease_expired),
-            out.cell(v.node_name(j.target_node_id), false),
-            out.cell(
-                format!("{}/{}", j.attempt, j.max_attempts),
-                j.out_of_attempts(),
-            ),
-            out.warn_cell(v.age(Some(j.available_at)), j.available_at > now),
-            out.cell(v.age(j.lease_expires_at), lease_expired),
-            out.cell(
-                j.last_error.as_deref().unwrap_or("—"),
-                j.last_error.is_some(),
-            ),
+        t.row(vec![
+            Cell::new(short_id(j.id)),
+            Cell::new(&j.kind),
+            Cell::new(&j.status).paint_if(lease_expired, Paint::Bad),
+            Cell::new(v.node_name(j.target_node_id)),
+            Cell::new(format!("{}/{}", j.attempt, j.max_attempts))
+                .paint_if(j.out_of_attempts(), Paint::Bad),
+            Cell::new(v.when(Some(j.available_at))).paint_if(j.available_at > now, Paint::Warn),
+            Cell::new(v.when(j.lease_expires_at)).paint_if(lease_expired, Paint::Bad),
+            Cell::new(j.last_error.as_deref().unwrap_or("—"))
+                .paint_if(j.last_error.is_some(), Paint::Bad),
         ]);
     }
-    empty_or(&s.jobs, t.to_string(), "no jobs")
+    empty_or(v, &t, "no jobs")
 }
 
 pub fn results(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&[
-        "reported",
-        "kind",
-        "node",
-        "attempt",
-        "outcome",
-        "output (without log)",
+    let s = v.s;
+    let mut t = Table::new(&[
+        col("reported"),
+        col("kind"),
+        col("node"),
+        col("attempt").drop(1),
+        col("outcome"),
+        col("output (without log)").shrink(),
     ]);
     for r in &s.results {
-        t.add_row(vec![
-            out.cell(v.age(Some(r.reported_at)), false),
-            out.cell(&r.kind, false),
-            out.cell(s.node_name(r.node_id), false),
-            out.cell(r.attempt, false),
-            out.cell(&r.outcome, r.outcome == ResultOutcome::Failed),
-            out.cell(compact(&r.output), false),
+        t.row(vec![
+            Cell::new(v.when(Some(r.reported_at))),
+            Cell::new(&r.kind),
+            Cell::new(s.node_name(r.node_id)),
+            Cell::new(r.attempt),
+            Cell::new(&r.outcome).paint_if(r.outcome == ResultOutcome::Failed, Paint::Bad),
+            Cell::new(compact(&r.output)),
         ]);
     }
-    empty_or(&s.results, t.to_string(), "no agent results")
+    empty_or(v, &t, "no agent results")
 }
 
 pub fn sources(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["source snapshot", "verified"]);
+    let s = v.s;
+    let mut t = Table::new(&[col("source snapshot"), col("verified")]);
     for x in &s.source_snapshots {
-        t.add_row(vec![
-            out.cell(short_id(x.id), false),
-            out.cell(v.age(x.verified_at), x.verified_at.is_none()),
+        t.row(vec![
+            Cell::new(short_id(x.id)),
+            Cell::new(v.when(x.verified_at)).paint_if(x.verified_at.is_none(), Paint::Bad),
         ]);
     }
-    empty_or(&s.source_snapshots, t.to_string(), "no source snapshot")
+    empty_or(v, &t, "no source snapshot")
 }
 
 pub fn artifacts(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["artifact", "image"]);
+    let s = v.s;
+    let mut t = Table::new(&[col("artifact"), col("image").shrink()]);
     for a in &s.release_artifacts {
-        t.add_row(vec![
-            out.cell(short_id(a.id), false),
-            out.cell(&a.image, false),
-        ]);
+        t.row(vec![Cell::new(short_id(a.id)), Cell::new(&a.image)]);
     }
-    empty_or(&s.release_artifacts, t.to_string(), "no release artifact")
+    empty_or(v, &t, "no release artifact")
 }
 
 pub fn instances(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["instance", "role", "status", "active node", "generation"]);
+    let s = v.s;
+    let mut t = Table::new(&[
+        col("instance"),
+        col("role").shrink(),
+        col("status"),
+        col("active node"),
+        col("generation").drop(1),
+    ]);
     for i in &s.instances {
         let dead = i
             .active_node_id
             .and_then(|n| s.node(n))
             .is_some_and(|n| v.policy.is_dead(n, v.now()));
-        t.add_row(vec![
-            out.cell(short_id(i.id), false),
-            out.cell(&i.role_name, false),
-            out.cell(&i.status, false),
-            out.cell(v.node_name(i.active_node_id), dead),
-            out.cell(i.generation, false),
+        t.row(vec![
+            Cell::new(short_id(i.id)),
+            Cell::new(&i.role_name),
+            Cell::new(&i.status),
+            Cell::new(v.node_name(i.active_node_id)).paint_if(dead, Paint::Bad),
+            Cell::new(i.generation),
         ]);
     }
-    empty_or(&s.instances, t.to_string(), "no instances")
+    empty_or(v, &t, "no instances")
 }
 
 pub fn reservations(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["node", "resource", "kind", "status", "created"]);
+    let s = v.s;
+    let mut t = Table::new(&[
+        col("node"),
+        col("resource"),
+        col("kind").shrink(),
+        col("status"),
+        col("created").drop(1),
+    ]);
     for a in &s.allocations {
-        t.add_row(vec![
-            out.cell(s.node_name(a.node_id), false),
-            out.cell(short_id(a.resource_id), false),
-            out.cell(&a.resource_kind, false),
-            out.cell(&a.status, false),
-            out.cell(v.age(Some(a.created_at)), false),
+        t.row(vec![
+            Cell::new(s.node_name(a.node_id)),
+            Cell::new(short_id(a.resource_id)),
+            Cell::new(&a.resource_kind),
+            Cell::new(&a.status),
+            Cell::new(v.when(Some(a.created_at))),
         ]);
     }
-    empty_or(&s.allocations, t.to_string(), "no reservations")
+    empty_or(v, &t, "no reservations")
 }
 
 pub fn routes(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["hostname", "generation", "status"]);
+    let s = v.s;
+    let mut t = Table::new(&[col("hostname"), col("generation"), col("status")]);
     for r in &s.routes {
-        t.add_row(vec![
-            out.cell(&r.hostname, false),
-            out.cell(r.route_generation, false),
-            out.cell(&r.status, false),
+        t.row(vec![
+            Cell::new(&r.hostname),
+            Cell::new(r.route_generation),
+            Cell::new(&r.status),
         ]);
     }
-    empty_or(&s.routes, t.to_string(), "no routes")
+    empty_or(v, &t, "no routes")
 }
 
 /// Only when there are any: an attachment is what keeps reservations.
 pub fn network_attachments(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
+    let s = v.s;
     if s.network_attachments.is_empty() {
         return None;
     }
-    let mut t = out.table(&["attachment", "segment", "node", "created"]);
+    let mut t = Table::new(&[
+        col("attachment"),
+        col("segment").shrink(),
+        col("node"),
+        col("created").drop(1),
+    ]);
     for a in &s.network_attachments {
-        t.add_row(vec![
-            out.cell(short_id(a.id), false),
-            out.cell(&a.segment, true),
-            out.cell(v.node_name(a.node_id), false),
-            out.cell(v.age(Some(a.created_at)), false),
+        t.row(vec![
+            Cell::new(short_id(a.id)),
+            Cell::new(&a.segment).paint_if(true, Paint::Bad),
+            Cell::new(v.node_name(a.node_id)),
+            Cell::new(v.when(Some(a.created_at))),
         ]);
     }
-    Some(t.to_string())
+    Some(v.render(&t))
 }
 
 pub fn nodes(v: &View) -> Option<String> {
-    let (out, s) = (v.out, v.s);
-    let mut t = out.table(&["node", "pool", "status", "schedulable", "heartbeat"]);
+    let s = v.s;
+    let mut t = Table::new(&[
+        col("node"),
+        col("pool"),
+        col("status"),
+        col("schedulable").drop(1),
+        col("heartbeat"),
+    ]);
     for n in &s.nodes {
         let stale = v.policy.is_stale(n, v.now());
         let offline = n.status == NodeStatus::Offline;
-        t.add_row(vec![
-            out.cell(&n.name, stale || offline),
-            out.cell(&n.pool, false),
-            out.cell(&n.status, offline),
-            out.warn_cell(if n.schedulable { "yes" } else { "no" }, !n.schedulable),
-            out.cell(
-                match n.heartbeat_age_seconds {
-                    Some(a) => format!("{}{}", ago(a), if stale { " (stale)" } else { "" }),
-                    None => "never".to_string(),
-                },
-                stale,
+        let heartbeat = match (n.heartbeat_age_seconds, n.last_seen_at) {
+            (Some(age), Some(at)) => format!(
+                "{}{} · {}",
+                ago(age),
+                if stale { " (stale)" } else { "" },
+                super::text::stamp(at)
             ),
+            _ => "never".to_string(),
+        };
+        t.row(vec![
+            Cell::new(&n.name).paint_if(stale || offline, Paint::Bad),
+            Cell::new(&n.pool),
+            Cell::new(&n.status).paint_if(offline, Paint::Bad),
+            Cell::new(if n.schedulable { "yes" } else { "no" })
+                .paint_if(!n.schedulable, Paint::Warn),
+            Cell::new(heartbeat).paint_if(stale, Paint::Bad),
         ]);
     }
-    empty_or(&s.nodes, t.to_string(), "no nodes involved")
+    empty_or(v, &t, "no nodes involved")
 }

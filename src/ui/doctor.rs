@@ -1,38 +1,51 @@
-//! `doctor` on the screen: one line per check.
+//! `doctor` on the screen: one check per line (wrapped to the screen with
+//! a hanging indent).
 
 use super::output::{Output, Paint};
+use super::sanitize::visible;
+use super::text::wrap;
 use crate::db::doctor::{Report, Status};
 
 /// `target`: where the connection goes, as `Settings::describe` says it.
 pub fn render(report: &Report, output: &Output, target: &str) -> String {
-    let mut text = format!(
-        "{}\n",
-        output.paint(
-            &format!("pushleft-controller doctor: {target}"),
-            Paint::Bold
-        )
-    );
+    let mut lines: Vec<String> = wrap(
+        &visible(&format!("pushleft-controller doctor: {target}")),
+        output.width,
+        "",
+        "  ",
+    )
+    .iter()
+    .map(|l| output.paint(l, Paint::Bold))
+    .collect();
     let width = report
         .checks
         .iter()
         .map(|c| c.name.len())
         .max()
         .unwrap_or(0);
+    // Narrow screens put the detail under the name.
+    let inline = output.width >= width + 40;
     for check in &report.checks {
         let status = match check.status {
             Status::Ok => output.paint("ok  ", Paint::Good),
             Status::Warn => output.paint("warn", Paint::Warn),
             Status::Fail => output.paint("FAIL", Paint::Bad),
         };
-        text.push_str(&format!(
-            "  {status}  {:width$}  {}\n",
-            check.name, check.detail
-        ));
+        let detail = visible(&check.detail);
+        if inline {
+            let head = format!("  {status}  {:width$}  ", check.name);
+            let indent = " ".repeat(width + 10);
+            // `wrap` measures the painted head by its visible width.
+            lines.extend(wrap(&detail, output.width, &head, &indent));
+        } else {
+            lines.push(format!("  {status}  {}", check.name));
+            lines.extend(wrap(&detail, output.width, "        ", "        "));
+        }
     }
-    text.push_str(&if report.ok {
+    lines.push(if report.ok {
         output.paint("all checks passed (warnings aside)", Paint::Good)
     } else {
         output.paint("some checks FAILED", Paint::Bad)
     });
-    text
+    lines.join("\n")
 }

@@ -1,38 +1,98 @@
 //! `fail-safely` on the screen: the plan read under the locks, and the
-//! outcome.
+//! outcome. Every line fits the screen; the operator's reason and the
+//! payload are shown through the sanitizer.
 
 use serde_json::Value;
 
 use super::output::{Output, Paint};
+use super::sanitize::visible;
+use super::text::{fit_command, wrap};
 use crate::db::transition::Outcome;
 use crate::decide::Severity;
 
+/// The warnings and problems the decision found (a teardown that will
+/// wait for a dead node, say): the plan, the dry run and the outcome all
+/// show them.
+fn finding_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
+    for f in o.findings.iter().filter(|f| f.severity != Severity::Info) {
+        for l in wrap(&visible(&f.message), out.width, "  ! ", "    ") {
+            lines.push(out.paint(&l, Paint::Warn));
+        }
+    }
+}
+
+fn evidence_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
+    for e in &o.evidence {
+        lines.extend(wrap(
+            &visible(&e.detail),
+            out.width,
+            "  dispatched: ",
+            "    ",
+        ));
+    }
+}
+
+/// "Held by session 4242 (ops, psql, from 10.0.0.5, idle in transaction,
+/// its transaction open for 3m)": who to look at after a lock timeout.
+pub fn lock_holders_text(holders: &[crate::db::locks::LockHolder]) -> String {
+    let sessions: Vec<String> = holders
+        .iter()
+        .map(|h| {
+            let mut about: Vec<String> = [&h.user, &h.application, &h.state]
+                .into_iter()
+                .flatten()
+                .filter(|s| !s.is_empty())
+                .map(|s| visible(s).into_owned())
+                .collect();
+            if let Some(addr) = &h.client_addr {
+                about.push(format!("from {addr}"));
+            }
+            if let Some(age) = h.transaction_age_seconds {
+                about.push(format!(
+                    "its transaction open for {}",
+                    crate::duration::human(age)
+                ));
+            }
+            format!("session {} ({})", h.pid, about.join(", "))
+        })
+        .collect();
+    format!(
+        "Held by {} (pg_stat_activity has the details; find out what it does before ending it)",
+        sessions.join("; or ")
+    )
+}
+
 /// The plan as read under the locks.
 pub fn plan_text(out: &Output, plan: &Outcome) -> String {
-    let mut lines = vec![out.paint(
+    let mut lines: Vec<String> = wrap(
         &format!(
             "PLAN for deployment {}: {}",
             plan.deployment_id,
             plan.path.as_str()
         ),
-        Paint::Bold,
-    )];
+        out.width,
+        "",
+        "  ",
+    )
+    .iter()
+    .map(|l| out.paint(l, Paint::Bold))
+    .collect();
     lines.push(format!(
         "  status {} → {}",
-        plan.previous_status, plan.new_status
+        visible(&plan.previous_status.to_string()),
+        plan.new_status
     ));
-    lines.push(format!(
-        "  append event #{} {} {}",
-        plan.event.sequence, plan.event.kind, plan.event.payload
+    lines.extend(wrap(
+        &visible(&format!(
+            "append event #{} {} {}",
+            plan.event.sequence, plan.event.kind, plan.event.payload
+        )),
+        out.width,
+        "  ",
+        "    ",
     ));
-    for e in &plan.evidence {
-        lines.push(format!("  dispatched: {}", e.detail));
-    }
-    for f in &plan.findings {
-        if f.severity != Severity::Info {
-            lines.push(format!("  ! {}", f.message));
-        }
-    }
+    evidence_lines(out, plan, &mut lines);
+    finding_lines(out, plan, &mut lines);
     lines.push(format!(
         "  fingerprint {}",
         plan.fingerprint.as_deref().unwrap_or("-")
@@ -44,7 +104,7 @@ fn headline(o: &Outcome) -> String {
     let (path, id, from, to) = (
         o.path.as_str(),
         o.deployment_id,
-        &o.previous_status,
+        visible(&o.previous_status.to_string()).into_owned(),
         &o.new_status,
     );
     if o.replayed {
@@ -63,37 +123,50 @@ fn headline(o: &Outcome) -> String {
 /// The outcome: what was (or would be) done, the event, what next.
 pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     let not_written = o.dry_run && !o.replayed;
-    let mut lines = vec![out.paint(
-        &headline(o),
-        if o.dry_run { Paint::Bold } else { Paint::Good },
-    )];
-    lines.push(format!(
-        "  event #{} {} id {}{}",
-        o.event.sequence,
-        o.event.kind,
-        o.event.id,
-        if not_written { " (not written)" } else { "" }
+    let paint = if o.dry_run { Paint::Bold } else { Paint::Good };
+    let mut lines: Vec<String> = wrap(&headline(o), out.width, "", "  ")
+        .iter()
+        .map(|l| out.paint(l, paint))
+        .collect();
+    lines.extend(wrap(
+        &format!(
+            "event #{} {} id {}{}",
+            o.event.sequence,
+            visible(&o.event.kind),
+            o.event.id,
+            if not_written { " (not written)" } else { "" }
+        ),
+        out.width,
+        "  ",
+        "    ",
     ));
     if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
-        lines.push(format!("  reason: {reason}"));
+        lines.extend(wrap(&visible(reason), out.width, "  reason: ", "    "));
     }
-    for e in &o.evidence {
-        lines.push(format!("  dispatched: {}", e.detail));
-    }
+    evidence_lines(out, o, &mut lines);
+    finding_lines(out, o, &mut lines);
     if let Some(fp) = &o.fingerprint {
-        lines.push(format!(
-            "  fingerprint {fp} · idempotency key {}",
-            o.idempotency_key
-        ));
+        lines.push(format!("  fingerprint {fp}"));
     }
+    lines.extend(wrap(
+        &format!("idempotency key {}", visible(&o.idempotency_key)),
+        out.width,
+        "  ",
+        "    ",
+    ));
     if not_written {
+        lines.push("Next: rerun without --dry-run; to run it unattended, add:".to_string());
+        lines.push(format!("  --yes --expect-path {}", o.path.as_str()));
         lines.push(format!(
-            "Next: rerun without --dry-run (or with --yes --expect-path {} --expect-fingerprint {})",
-            o.path.as_str(),
+            "  --expect-fingerprint {}",
             o.fingerprint.as_deref().unwrap_or("-")
         ));
     } else {
-        lines.push(format!("Next: {}", o.next_command));
+        lines.push("Next: follow it until the runbook's Verification holds:".to_string());
+        lines.push(format!(
+            "  {}",
+            fit_command(&o.next_command, out.command_room(2))
+        ));
     }
     lines.join("\n")
 }

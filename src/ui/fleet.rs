@@ -1,44 +1,27 @@
 //! `fleet list` on the screen.
 
-use anyhow::Result;
-
-use super::output::{self, Output};
+use super::output::{Output, Paint};
+use super::stuck::standby_line;
+use super::table::{Cell, Table, col};
+use super::text::{stamp, wrapped};
 use crate::duration;
 use crate::model::NodeStatus;
 use crate::model::fleet::FleetList;
 
-pub fn render(fleet: &FleetList, output: &Output) -> Result<()> {
+/// The table for stdout; `None` when no node matches.
+pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
     if fleet.nodes.is_empty() {
-        output::note("No node matches the filters.");
-        return Ok(());
+        return None;
     }
-    output::print(&table(fleet, output))?;
-    output::note(&summary(fleet));
-    Ok(())
-}
-
-/// One line: nodes, stale ones, slots in use.
-pub fn summary(fleet: &FleetList) -> String {
-    let stale = fleet.nodes.iter().filter(|n| n.stale).count();
-    let used: i64 = fleet.nodes.iter().map(|n| n.slots_used).sum();
-    let total: i64 = fleet.nodes.iter().map(|n| i64::from(n.node.slots)).sum();
-    format!(
-        "{} nodes, {stale} stale (no heartbeat for {}); {used} of {total} slots in use.",
-        fleet.nodes.len(),
-        duration::human(i64::try_from(fleet.snapshot.stale_after_seconds).unwrap_or(i64::MAX)),
-    )
-}
-
-/// The nodes as a table.
-pub fn table(fleet: &FleetList, output: &Output) -> String {
-    let mut table = output.table(&[
-        "node",
-        "pool",
-        "status",
-        "schedulable",
-        "heartbeat",
-        "slots used",
-        "instances",
+    let mut table = Table::new(&[
+        col("node"),
+        col("pool"),
+        col("status"),
+        col("schedulable").drop(2),
+        col("heartbeat"),
+        col("last seen").drop(3),
+        col("slots used"),
+        col("instances").drop(1),
     ]);
     for row in &fleet.nodes {
         let node = &row.node;
@@ -47,21 +30,44 @@ pub fn table(fleet: &FleetList, output: &Output) -> String {
             Some(age) => duration::ago(age),
             None => "never STALE".to_string(),
         };
-        table.add_row(vec![
-            output.cell(&node.name, false),
-            output.cell(&node.pool, false),
-            output.cell(&node.status, node.status == NodeStatus::Offline),
-            output.warn_cell(
-                if node.schedulable { "yes" } else { "no" },
-                !node.schedulable,
-            ),
-            output.cell(heartbeat, row.stale),
-            output.warn_cell(
-                format!("{}/{}", row.slots_used, node.slots),
-                row.slots_used >= i64::from(node.slots),
-            ),
-            output.cell(row.instances, false),
+        table.row(vec![
+            Cell::new(&node.name),
+            Cell::new(&node.pool),
+            Cell::new(&node.status).paint_if(node.status == NodeStatus::Offline, Paint::Bad),
+            Cell::new(if node.schedulable { "yes" } else { "no" })
+                .paint_if(!node.schedulable, Paint::Warn),
+            Cell::new(heartbeat).paint_if(row.stale, Paint::Bad),
+            Cell::new(node.last_seen_at.map(stamp).unwrap_or_else(|| "—".into())),
+            Cell::new(format!("{}/{}", row.slots_used, node.slots))
+                .paint_if(row.slots_used >= i64::from(node.slots), Paint::Warn),
+            Cell::new(row.instances),
         ]);
     }
-    table.to_string()
+    let mut text = table.render(out);
+    if let Some(line) = standby_line(
+        fleet.snapshot.in_recovery,
+        fleet.snapshot.replay_lag_seconds,
+    ) {
+        text.push('\n');
+        text.push_str(&out.paint(&wrapped(&line, out.width, "! ", "  "), Paint::Warn));
+    }
+    Some(text)
+}
+
+/// The summary for the human on stderr.
+pub fn summary(fleet: &FleetList, out: &Output) -> String {
+    let stale = fleet.nodes.iter().filter(|n| n.stale).count();
+    let used: i64 = fleet.nodes.iter().map(|n| n.slots_used).sum();
+    let total: i64 = fleet.nodes.iter().map(|n| i64::from(n.node.slots)).sum();
+    wrapped(
+        &format!(
+            "{} nodes, {stale} stale (no heartbeat for {}); {used} of {total} slots in use; read at {}.",
+            fleet.nodes.len(),
+            duration::human(i64::try_from(fleet.snapshot.stale_after_seconds).unwrap_or(i64::MAX)),
+            stamp(fleet.snapshot.at),
+        ),
+        out.width,
+        "",
+        "  ",
+    )
 }

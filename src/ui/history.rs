@@ -1,8 +1,8 @@
 //! `history` on the screen: one row per action, newest first.
 
-use anyhow::Result;
-
-use super::output::{self, Output};
+use super::output::{Output, Paint};
+use super::table::{Cell, Table, col};
+use super::text::{stamp, wrapped};
 use crate::duration;
 use crate::model::history::{History, OperatorAction};
 use crate::model::short_id;
@@ -14,48 +14,50 @@ fn who(a: &OperatorAction) -> String {
         (Some(user), Some(host), Some(role)) => format!("{user}@{host} (as {role})"),
         (Some(user), Some(host), None) => format!("{user}@{host}"),
         (_, _, Some(role)) => format!("as {role}"),
-        _ => "— (no audit: written by hand?)".to_string(),
+        _ => "— (no audit: by hand?)".to_string(),
     }
 }
 
-pub fn render(history: &History, out: &Output) -> Result<()> {
+/// The table for stdout; `None` when no action matches.
+pub fn render(history: &History, out: &Output) -> Option<String> {
     if history.actions.is_empty() {
-        output::note("No operator action matches the filters.");
-        return Ok(());
+        return None;
     }
     let now = history.snapshot.at;
-    let mut table = out.table(&["when (UTC)", "deployment", "action", "by", "now", "reason"]);
+    let mut table = Table::new(&[
+        col("when"),
+        col("ago").drop(2),
+        col("deployment"),
+        col("action"),
+        col("by").shrink().drop(1),
+        col("now").drop(3),
+        col("reason").shrink(),
+    ]);
     for a in &history.actions {
-        table.add_row(vec![
-            out.cell(
-                format!(
-                    "{} ({})",
-                    a.occurred_at.format("%Y-%m-%d %H:%MZ"),
-                    duration::ago((now - a.occurred_at).num_seconds())
-                ),
-                false,
-            ),
-            out.cell(short_id(a.deployment_id), false),
-            out.cell(a.path.as_str(), false),
-            out.cell(output::visible(&who(a)), false),
-            out.cell(&a.status_now, false),
-            out.cell(
-                output::visible(a.reason.as_deref().unwrap_or("—")),
-                a.reason.is_none(),
-            ),
+        table.row(vec![
+            Cell::new(stamp(a.occurred_at)),
+            Cell::new(duration::ago((now - a.occurred_at).num_seconds())),
+            Cell::new(short_id(a.deployment_id)),
+            Cell::new(a.path.as_str()),
+            Cell::new(who(a)),
+            Cell::new(&a.status_now),
+            Cell::new(a.reason.as_deref().unwrap_or("—")).paint_if(a.reason.is_none(), Paint::Warn),
         ]);
     }
-    output::print(&table.to_string())?;
+    Some(table.render(out))
+}
+
+/// The count for the human on stderr, and whether --limit cut the list.
+pub fn summary(history: &History, out: &Output) -> String {
     let shown = history.actions.len();
-    if history.snapshot.truncated {
-        output::note(&format!(
-            "The newest {shown} actions; older ones match too (--limit N shows more)."
-        ));
+    let text = if history.snapshot.truncated {
+        format!("The newest {shown} actions; older ones match too (--limit N shows more).")
     } else {
-        output::note(&format!(
-            "{shown} action{}.",
-            if shown == 1 { "" } else { "s" }
-        ));
-    }
-    Ok(())
+        format!(
+            "{shown} action{}; read at {}.",
+            if shown == 1 { "" } else { "s" },
+            stamp(history.snapshot.at)
+        )
+    };
+    wrapped(&text, out.width, "", "  ")
 }

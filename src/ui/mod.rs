@@ -1,19 +1,26 @@
 //! Everything the operator sees: tables, JSON, the prompt, progress and
 //! colours, one renderer per command. Results go to stdout, everything for
-//! the human (notes, progress, errors) to stderr.
+//! the human (notes, progress, errors) to stderr. Every string from the
+//! database passes the one sanitizer ([`sanitize`]) before a terminal sees
+//! it; tables and prose fit the screen ([`table`], [`text`]).
 
 pub mod batch;
 pub mod diagnose;
 mod diagnose_sections;
 pub mod doctor;
 pub mod fail_safely;
+pub mod failure;
 pub mod fleet;
 pub mod history;
 pub mod openmetrics;
 pub mod output;
 pub mod prompt;
+pub mod sanitize;
 pub mod stuck;
+pub mod table;
+pub mod text;
+pub mod usage;
 pub mod wait;
 pub mod watch;
 
-pub use output::{Output, OutputFormat, Paint, note, print, print_json};
+pub use output::{ColorChoice, Output, OutputFormat, Paint, note, print, print_json};

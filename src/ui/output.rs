@@ -1,39 +1,85 @@
 //! Output discipline: the result goes to stdout (a table, or one JSON
 //! document), everything for the human (progress, notes, errors) to stderr.
-//! A closed pipe ends the program quietly (see `main`).
+//! A closed pipe ends the program quietly (see `main`). Everything written
+//! for a human passes the sanitizer's last net ([`terminal_safe`]).
 
 use std::io::{self, IsTerminal, Write};
 
 use anyhow::Result;
-use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 use console::Style;
 use serde::Serialize;
+
+use super::sanitize::terminal_safe;
+
+/// The version of every JSON document this tool prints. Fields are only
+/// ever added within a version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The width assumed when the terminal's is unknown (a size of 0×0, or no
+/// terminal and no COLUMNS).
+pub const DEFAULT_WIDTH: usize = 80;
 
 /// What `--output` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// Tables and sentences for a human.
+    /// Tables and sentences for a human, fitted to the screen's width.
     Table,
+    /// Tables with every column, however wide.
+    Wide,
     /// One JSON document on stdout, for scripts.
     Json,
     /// The OpenMetrics text format, for monitoring (`stuck` only).
     Openmetrics,
 }
 
+/// What `--color` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
 /// How results are rendered for this run.
 #[derive(Debug, Clone, Copy)]
 pub struct Output {
     pub format: OutputFormat,
-    /// Colour only on a terminal, and never with NO_COLOR.
+    /// Colour (from --color, NO_COLOR and whether stdout is a terminal).
     pub color: bool,
     /// stdout is a terminal.
     pub interactive: bool,
     /// The format was asked for with --output (not the terminal default).
     pub explicit: bool,
+    /// The screen's width in columns (COLUMNS, else the terminal's, else 80).
+    pub width: usize,
+    /// `-o wide`: every column, whatever the width.
+    pub wide: bool,
+    /// Tables have a header line (not with --no-headers).
+    pub headers: bool,
+}
+
+/// The screen's width: COLUMNS when set, else the terminal's (stdout's,
+/// then stderr's), else 80 (also for a terminal that says 0×0).
+pub fn screen_width() -> usize {
+    if let Some(columns) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+    {
+        return columns;
+    }
+    [console::Term::stdout(), console::Term::stderr()]
+        .iter()
+        .filter(|t| t.is_term())
+        .find_map(|t| t.size_checked().map(|(_, cols)| usize::from(cols)))
+        .filter(|&c| c > 0)
+        .unwrap_or(DEFAULT_WIDTH)
 }
 
 impl Output {
-    pub fn detect(requested: Option<OutputFormat>) -> Output {
+    pub fn detect(requested: Option<OutputFormat>, color: ColorChoice, headers: bool) -> Output {
         let interactive = io::stdout().is_terminal();
         let format = requested.unwrap_or(if interactive {
             OutputFormat::Table
@@ -43,52 +89,44 @@ impl Output {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Output {
             format,
-            color: interactive && !no_color,
+            color: match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => interactive && !no_color,
+            },
             interactive,
             explicit: requested.is_some(),
+            width: screen_width(),
+            wide: format == OutputFormat::Wide,
+            headers,
+        }
+    }
+
+    /// Plain text at 80 columns, for tests.
+    pub fn plain() -> Output {
+        Output {
+            format: OutputFormat::Table,
+            color: false,
+            interactive: false,
+            explicit: true,
+            width: DEFAULT_WIDTH,
+            wide: false,
+            headers: true,
+        }
+    }
+
+    /// The room for a command to copy, indented by `indent`: the screen's
+    /// width, or any width with `-o wide` (whose lines are long anyway).
+    pub fn command_room(&self, indent: usize) -> usize {
+        if self.wide {
+            usize::MAX
+        } else {
+            self.width.saturating_sub(indent)
         }
     }
 
     pub fn json(&self) -> bool {
         self.format == OutputFormat::Json
-    }
-
-    /// A table in the house style.
-    pub fn table(&self, header: &[&str]) -> Table {
-        let mut table = Table::new();
-        table
-            .load_style(presets::UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Dynamic);
-        if !self.interactive {
-            table.load_style(presets::ASCII_MARKDOWN);
-        }
-        if !self.color {
-            table.force_no_tty();
-        } else {
-            table.enforce_styling();
-        }
-        table.set_header(header.iter().copied().map(Cell::new));
-        table
-    }
-
-    /// A cell, red when `bad` (and colour is on).
-    pub fn cell(&self, text: impl ToString, bad: bool) -> Cell {
-        let cell = Cell::new(text);
-        if bad && self.color {
-            cell.fg(Color::Red)
-        } else {
-            cell
-        }
-    }
-
-    /// A cell, yellow when `warn` (and colour is on).
-    pub fn warn_cell(&self, text: impl ToString, warn: bool) -> Cell {
-        let cell = Cell::new(text);
-        if warn && self.color {
-            cell.fg(Color::Yellow)
-        } else {
-            cell
-        }
     }
 
     /// Paints a whole line (headline of a verdict).
@@ -106,32 +144,25 @@ impl Output {
         // Forced: `color` already says whether this stream wants colour.
         style.force_styling(true).apply_to(text).to_string()
     }
+
+    /// Writes text to stdout, through the sanitizer's last net.
+    pub fn print(&self, text: &str) -> Result<()> {
+        write_out(&terminal_safe(text, self.color))
+    }
+
+    /// A line for the human on stderr, through the sanitizer's last net.
+    pub fn note(&self, text: &str) {
+        note(text);
+    }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paint {
     Bad,
     Warn,
     Good,
     Bold,
     Dim,
-}
-
-/// Database text made safe for a terminal: control characters (other
-/// than a plain space) and bidirectional overrides and isolates shown as
-/// `\u{…}` escapes, so they can neither drive the terminal nor reorder
-/// what the operator reads. JSON keeps the text exact; this is for screens.
-pub fn visible(text: &str) -> String {
-    let mut shown = String::with_capacity(text.len());
-    for c in text.chars() {
-        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}');
-        if c.is_control() || bidi {
-            shown.extend(c.escape_unicode());
-        } else {
-            shown.push(c);
-        }
-    }
-    shown
 }
 
 /// Replaces `path` with `text` atomically: written to a temporary file in
@@ -161,8 +192,7 @@ pub fn write_atomically(path: &std::path::Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Writes text to stdout.
-pub fn print(text: &str) -> Result<()> {
+fn write_out(text: &str) -> Result<()> {
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
@@ -172,14 +202,33 @@ pub fn print(text: &str) -> Result<()> {
     Ok(())
 }
 
-/// Writes one pretty JSON document to stdout.
+/// Writes text to stdout; only colour sequences survive the net (a caller
+/// without an [`Output`] has none to write).
+pub fn print(text: &str) -> Result<()> {
+    write_out(&terminal_safe(text, false))
+}
+
+/// A JSON document with the schema version first.
+#[derive(Serialize)]
+struct Versioned<'a, T: Serialize> {
+    schema_version: u32,
+    #[serde(flatten)]
+    document: &'a T,
+}
+
+/// Writes one pretty JSON document, with its `schema_version`, to stdout.
+/// JSON is never sanitized: it carries the database's text exactly.
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value)?;
-    print(&text)
+    let text = serde_json::to_string_pretty(&Versioned {
+        schema_version: SCHEMA_VERSION,
+        document: value,
+    })?;
+    write_out(&text)
 }
 
 /// A line for the human on stderr. Errors writing to stderr are ignored:
-/// there is nowhere left to report them.
+/// there is nowhere left to report them. Colour sequences the caller
+/// painted survive; anything else unsafe is made visible.
 pub fn note(text: &str) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
+    let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(text, true));
 }

@@ -29,7 +29,7 @@ pub fn confirm_deployment(id: Uuid) -> Result<()> {
     } else {
         Err(exit::refused(format!(
             "confirmation `{}` does not match {short}: nothing was written",
-            typed.escape_debug()
+            crate::ui::sanitize::visible(typed)
         )))
     }
 }

@@ -1,77 +1,124 @@
-//! `stuck` on the screen: the two alerts as two tables.
+//! `stuck` on the screen: the two alerts as two tables, then each row's
+//! next step with its command whole on a line of its own.
 
-use anyhow::Result;
-
-use super::output::{self, Output, Paint};
+use super::output::{Output, Paint};
+use super::sanitize::visible;
+use super::table::{Cell, Table, col};
+use super::text::{fit_command, stamp, wrap};
 use crate::duration;
 use crate::model::short_id;
-use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckGroup, StuckReport};
+use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
 
 fn secs(seconds: u64) -> i64 {
     i64::try_from(seconds).unwrap_or(i64::MAX)
 }
 
-pub fn render(report: &StuckReport, output: &Output) -> Result<()> {
-    output::print(&text(report, output))?;
-    if report.found_anything() {
-        output::note(
-            "Look before you act: `pushleft-controller diagnose <deployment>` shows the evidence; \
-             fail-safely decides the path again under row locks and asks before it writes.",
-        );
-    }
-    Ok(())
+/// The standby line, when a standby answered.
+pub fn standby_line(in_recovery: bool, lag: Option<i64>) -> Option<String> {
+    in_recovery.then(|| {
+        format!(
+            "read from a standby (replay lag {}): what it shows may be behind the primary; \
+             fail-safely must run on the primary",
+            lag.map(duration::human)
+                .unwrap_or_else(|| "unknown".to_string())
+        )
+    })
 }
 
-/// Both tables (or the groups), as text.
-pub fn text(report: &StuckReport, output: &Output) -> String {
-    let mut text = String::new();
-    text.push_str(&output.paint(
-        &format!(
-            "Stuck deployments (in flight, no event for {} or more): {}",
-            duration::human(secs(report.snapshot.stuck_after_seconds)),
-            report.deployments_stuck.len()
-        ),
-        Paint::Bold,
+/// The whole report as text (stdout), and the hint for stderr.
+pub fn render(report: &StuckReport, out: &Output) -> String {
+    let width = out.width;
+    let mut lines: Vec<String> = Vec::new();
+    lines.extend(wrap(
+        &format!("scanned at {}", stamp(report.snapshot.at)),
+        width,
+        "",
+        "  ",
     ));
-    text.push('\n');
-    match &report.groups {
-        Some(groups) if !groups.is_empty() => {
-            text.push_str(&groups_table(groups, output));
-            text.push('\n');
+    if let Some(line) = standby_line(
+        report.snapshot.in_recovery,
+        report.snapshot.replay_lag_seconds,
+    ) {
+        for l in wrap(&line, width, "! ", "  ") {
+            lines.push(out.paint(&l, Paint::Warn));
         }
-        Some(_) => {}
-        None if !report.deployments_stuck.is_empty() => {
-            text.push_str(&deployments_table(&report.deployments_stuck, output));
-            text.push('\n');
-        }
-        None => {}
+    }
+    let title = format!(
+        "Stuck deployments (in flight, no event for {} or more): {}",
+        duration::human(secs(report.snapshot.stuck_after_seconds)),
+        report.deployments_stuck.len()
+    );
+    lines.push(String::new());
+    for l in wrap(&title, width, "", "  ") {
+        lines.push(out.paint(&l, Paint::Bold));
     }
     let left_out = report.left_out.unwrap_or_default();
-    text.push_str(&more(left_out.deployments_stuck));
-    text.push('\n');
-    text.push_str(&output.paint(
-        &format!(
-            "Orphaned leases (expired more than {} ago, not reclaimed): {}",
-            duration::human(secs(report.snapshot.grace_seconds)),
-            report.leases_orphaned.len()
-        ),
-        Paint::Bold,
-    ));
-    text.push('\n');
-    if !report.leases_orphaned.is_empty() {
-        text.push_str(&leases_table(&report.leases_orphaned, output));
-        text.push('\n');
+    if let Some(groups) = &report.groups {
+        if !groups.is_empty() {
+            lines.push(groups_table(groups, out));
+            for g in groups {
+                lines.extend(wrap(
+                    "list them:",
+                    out.width,
+                    &format!("  {} ", g.key),
+                    "    ",
+                ));
+                lines.push(format!(
+                    "    {}",
+                    out.paint(
+                        &fit_command(&g.next_command, out.command_room(4)),
+                        Paint::Bold
+                    )
+                ));
+            }
+        }
+    } else if !report.deployments_stuck.is_empty() {
+        lines.push(deployments_table(&report.deployments_stuck, out));
+        for d in &report.deployments_stuck {
+            next_lines(
+                out,
+                d.deployment_id,
+                d.path.as_str(),
+                &d.next_step,
+                d.next_command.as_deref(),
+                &mut lines,
+            );
+        }
     }
-    text.push_str(&more(left_out.leases_orphaned));
-    text
+    lines.extend(more(left_out.deployments_stuck));
+    let title = format!(
+        "Orphaned leases (expired more than {} ago, not reclaimed): {}",
+        duration::human(secs(report.snapshot.grace_seconds)),
+        report.leases_orphaned.len()
+    );
+    lines.push(String::new());
+    for l in wrap(&title, width, "", "  ") {
+        lines.push(out.paint(&l, Paint::Bold));
+    }
+    if !report.leases_orphaned.is_empty() {
+        lines.push(leases_table(&report.leases_orphaned, out));
+        for l in &report.leases_orphaned {
+            let who = match l.responsible {
+                Responsible::Operator => l.path.as_str(),
+                Responsible::LeaseReclaimer => "lease reclaimer",
+            };
+            next_lines(
+                out,
+                l.deployment_id,
+                who,
+                &l.next_step,
+                l.next_command.as_deref(),
+                &mut lines,
+            );
+        }
+    }
+    lines.extend(more(left_out.leases_orphaned));
+    lines.join("\n")
 }
 
 /// "… and 2,941 more" when `--limit` left rows out.
-fn more(left_out: usize) -> String {
-    if left_out == 0 {
-        return String::new();
-    }
-    format!("… and {} more (--limit)\n", thousands(left_out))
+fn more(left_out: usize) -> Option<String> {
+    (left_out > 0).then(|| format!("… and {} more (--limit)", thousands(left_out)))
 }
 
 /// 2941 → "2,941".
@@ -87,90 +134,129 @@ fn thousands(n: usize) -> String {
     out
 }
 
-fn groups_table(groups: &[StuckGroup], output: &Output) -> String {
-    let mut table = output.table(&["group", "stuck", "oldest", "paths", "next"]);
+/// `--group-by`: one row per group.
+fn groups_table(groups: &[StuckGroup], out: &Output) -> String {
+    let mut table = Table::new(&[
+        col("group"),
+        col("stuck"),
+        col("oldest"),
+        col("paths").shrink(),
+    ]);
     for g in groups {
-        let mut paths = Vec::new();
-        if g.teardown_requested > 0 {
-            paths.push(format!("{} teardown_requested", g.teardown_requested));
-        }
-        if g.operator_failed > 0 {
-            paths.push(format!("{} operator_failed", g.operator_failed));
-        }
         let none = g.count - g.teardown_requested - g.operator_failed;
-        if none > 0 {
-            paths.push(format!("{none} none"));
-        }
-        table.add_row(vec![
-            output.cell(super::output::visible(&g.key), false),
-            output.cell(g.count, false),
-            output.cell(duration::human(g.oldest_stuck_for_seconds), true),
-            output.cell(paths.join(", "), false),
-            output.cell(super::output::visible(&g.next_command), false),
+        let paths: Vec<String> = [
+            (g.teardown_requested, "teardown_requested"),
+            (g.operator_failed, "operator_failed"),
+            (none, "none"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, path)| format!("{n} {path}"))
+        .collect();
+        table.row(vec![
+            Cell::new(&g.key),
+            Cell::new(g.count),
+            Cell::new(duration::human(g.oldest_stuck_for_seconds)).paint_if(true, Paint::Bad),
+            Cell::new(paths.join(", ")),
         ]);
     }
-    table.to_string()
+    table.render(out)
 }
 
-fn deployments_table(rows: &[StuckDeployment], output: &Output) -> String {
-    let mut table = output.table(&[
-        "deployment",
-        "org",
-        "status",
-        "stuck for",
-        "last event",
-        "nodes",
-        "path",
-        "next",
+/// "d0000002 (teardown_requested): step" and the command on its own line.
+fn next_lines(
+    out: &Output,
+    id: uuid::Uuid,
+    label: &str,
+    step: &str,
+    command: Option<&str>,
+    lines: &mut Vec<String>,
+) {
+    let head = format!("  {} ({label}): ", short_id(id));
+    match command {
+        Some(command) => {
+            lines.extend(wrap("next:", out.width, &head, "    "));
+            lines.push(format!(
+                "    {}",
+                out.paint(&fit_command(command, out.command_room(4)), Paint::Bold)
+            ));
+        }
+        None => lines.extend(wrap(&visible(step), out.width, &head, "    ")),
+    }
+}
+
+/// The hint for the human on stderr.
+pub fn hint(report: &StuckReport) -> Option<&'static str> {
+    report.found_anything().then_some(
+        "Look before you act: `pushleft-controller diagnose <deployment>` shows the evidence; \
+         fail-safely decides the path again under row locks and asks before it writes.",
+    )
+}
+
+fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
+    let mut table = Table::new(&[
+        col("deployment"),
+        col("org").drop(2),
+        col("status"),
+        col("stuck for"),
+        col("quiet since").drop(3),
+        col("last event").drop(1),
+        col("nodes").shrink(),
+        col("path"),
     ]);
     for d in rows {
         let last_event = match (&d.last_event_kind, d.last_event_at) {
             (Some(kind), Some(_)) => kind.clone(),
-            _ => "none (since creation)".to_string(),
+            _ => "none".to_string(),
         };
-        table.add_row(vec![
-            output.cell(short_id(d.deployment_id), false),
-            output.cell(short_id(d.org_id), false),
-            output.cell(&d.status, false),
-            output.cell(duration::human(d.stuck_for_seconds), true),
-            output.cell(last_event, false),
-            output.cell(d.nodes.join(", "), false),
-            output.cell(d.path.as_str(), false),
-            output.cell(&d.next_command, false),
+        let since = d.last_event_at.unwrap_or(d.created_at);
+        table.row(vec![
+            Cell::new(short_id(d.deployment_id)),
+            Cell::new(short_id(d.org_id)),
+            Cell::new(&d.status),
+            Cell::new(duration::human(d.stuck_for_seconds)).paint_if(true, Paint::Bad),
+            Cell::new(stamp(since)),
+            Cell::new(last_event),
+            Cell::new(if d.nodes.is_empty() {
+                "—".to_string()
+            } else {
+                d.nodes.join(", ")
+            }),
+            Cell::new(d.path.as_str()),
         ]);
     }
-    table.to_string()
+    table.render(out)
 }
 
-fn leases_table(rows: &[OrphanedLease], output: &Output) -> String {
-    let mut table = output.table(&[
-        "job",
-        "deployment",
-        "org",
-        "status",
-        "kind",
-        "node",
-        "expired for",
-        "path",
-        "next",
+fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
+    let mut table = Table::new(&[
+        col("job"),
+        col("deployment"),
+        col("org").drop(3),
+        col("status"),
+        col("kind").drop(1),
+        col("node").shrink(),
+        col("expired"),
+        col("expired at").drop(2),
+        col("path"),
     ]);
     for l in rows {
         let node = match (&l.node_name, l.node_heartbeat_age_seconds) {
             (Some(name), Some(age)) => format!("{name} (seen {})", duration::ago(age)),
             (Some(name), None) => format!("{name} (never seen)"),
-            _ => "-".to_string(),
+            _ => "—".to_string(),
         };
-        table.add_row(vec![
-            output.cell(short_id(l.job_id), false),
-            output.cell(short_id(l.deployment_id), false),
-            output.cell(short_id(l.org_id), false),
-            output.cell(&l.deployment_status, false),
-            output.cell(&l.kind, false),
-            output.cell(node, false),
-            output.cell(duration::human(l.expired_for_seconds), true),
-            output.cell(l.path.as_str(), false),
-            output.cell(&l.next_command, false),
+        table.row(vec![
+            Cell::new(short_id(l.job_id)),
+            Cell::new(short_id(l.deployment_id)),
+            Cell::new(short_id(l.org_id)),
+            Cell::new(&l.deployment_status),
+            Cell::new(&l.kind),
+            Cell::new(node),
+            Cell::new(duration::ago(l.expired_for_seconds)).paint_if(true, Paint::Bad),
+            Cell::new(stamp(l.lease_expires_at)),
+            Cell::new(l.path.as_str()),
         ]);
     }
-    table.to_string()
+    table.render(out)
 }

@@ -1,15 +1,74 @@
 //! `wait` on the screen: a progress bar on a terminal (a line per change
 //! otherwise), notes for what may block it, the verification or the
-//! timeout.
+//! timeout. `decide` says what is pending or blocked as enums; the words
+//! are here.
 
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::output;
-use crate::decide::Progress;
-use crate::duration::human;
+use super::sanitize::visible;
+use super::text::stamp;
+use crate::decide::{Blocked, Pending, Progress};
+use crate::duration::{ago, human};
 use crate::model::short_id;
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What is still outstanding, in words.
+pub fn pending_text(p: &Pending) -> String {
+    match p {
+        Pending::NotFailed { status } => {
+            format!("status is {status}: neither failed nor teardown_queued (did fail-safely run?)")
+        }
+        Pending::ReservationsHeld { count } => format!(
+            "{count} reservation{} not yet released by the reaper",
+            plural(*count)
+        ),
+        Pending::InstanceLive {
+            instance_id,
+            role_name,
+            status,
+        } => format!(
+            "instance {} ({}) is {status}",
+            short_id(*instance_id),
+            visible(role_name)
+        ),
+        Pending::AllocationsHeld { count } => {
+            format!("{count} allocation{} still held", plural(*count))
+        }
+    }
+}
+
+/// Why it may never complete on its own, in words.
+pub fn blocked_text(b: &Blocked) -> String {
+    match b {
+        Blocked::DeadNode {
+            node_name,
+            last_seen_at,
+            heartbeat_age_seconds,
+            ..
+        } => format!(
+            "waiting for node {}, {}",
+            visible(node_name),
+            match (heartbeat_age_seconds, last_seen_at) {
+                (Some(age), Some(at)) => format!("last seen {} ({})", ago(*age), stamp(*at)),
+                _ => "never seen".to_string(),
+            }
+        ),
+        Blocked::NetworkAttachment {
+            segments,
+            reservations,
+        } => format!(
+            "{reservations} reservation{} kept: a network attachment exists in segment {}; the reaper will not release them",
+            plural(*reservations),
+            visible(&segments.join(", "))
+        ),
+    }
+}
 
 /// One line: where the deployment stands.
 pub fn summary(p: &Progress) -> String {
@@ -21,8 +80,13 @@ pub fn summary(p: &Progress) -> String {
         p.instances_total,
         p.allocations_held,
         p.last_event
-            .as_deref()
-            .map(|e| format!(", last event {e}"))
+            .as_ref()
+            .map(|e| format!(
+                ", last event #{} {} {}",
+                e.sequence,
+                visible(&e.kind),
+                ago(e.age_seconds)
+            ))
             .unwrap_or_default()
     )
 }
@@ -32,16 +96,18 @@ pub struct Watch {
     /// On a terminal (stderr): a bar; otherwise a line per change.
     bar: Option<ProgressBar>,
     last_line: String,
+    /// What was reported already, by what it is about (not by its age).
     reported_blocked: Vec<String>,
+    width: usize,
 }
 
 impl Watch {
-    pub fn start(terminal: bool) -> Watch {
+    pub fn start(terminal: bool, width: usize) -> Watch {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(0);
             bar.set_style(
                 ProgressStyle::with_template(
-                    "{spinner} [{elapsed}] {bar:30} {pos}/{len} instances removed · {msg}",
+                    "{spinner} [{elapsed}] {bar:20} {pos}/{len} instances removed · {msg}",
                 )
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
@@ -52,10 +118,12 @@ impl Watch {
             bar,
             last_line: String::new(),
             reported_blocked: Vec::new(),
+            width,
         }
     }
 
     fn println(&self, line: String) {
+        let line = super::text::wrapped(&line, self.width, "", "    ");
         match &self.bar {
             Some(bar) => bar.println(line),
             None => output::note(&line),
@@ -65,9 +133,16 @@ impl Watch {
     /// Shows one look: new blockers once each, then the progress.
     pub fn show(&mut self, p: &Progress) {
         for reason in &p.blocked {
-            if !self.reported_blocked.contains(reason) {
-                self.println(format!("! may never complete on its own: {reason}"));
-                self.reported_blocked.push(reason.clone());
+            let key = match reason {
+                Blocked::DeadNode { node_id, .. } => node_id.to_string(),
+                Blocked::NetworkAttachment { segments, .. } => segments.join(","),
+            };
+            if !self.reported_blocked.contains(&key) {
+                self.println(format!(
+                    "! may never complete on its own: {}",
+                    blocked_text(reason)
+                ));
+                self.reported_blocked.push(key);
             }
         }
         let line = summary(p);
@@ -75,16 +150,13 @@ impl Watch {
             Some(bar) => {
                 bar.set_length(p.instances_total as u64);
                 bar.set_position(p.instances_removed as u64);
-                bar.set_message(format!(
-                    "{}{}",
-                    p.status,
-                    p.last_event
-                        .as_deref()
-                        .map(|e| format!(" · last event {e}"))
-                        .unwrap_or_default()
-                ));
+                // The bar's fixed part takes about 60 columns.
+                let room = self.width.saturating_sub(62).max(8);
+                bar.set_message(
+                    console::truncate_str(&p.status.to_string(), room, "…").into_owned(),
+                );
             }
-            None if line != self.last_line => output::note(&line),
+            None if line != self.last_line => self.println(line.clone()),
             None => {}
         }
         self.last_line = line;
@@ -99,19 +171,30 @@ impl Watch {
 }
 
 /// The result on stdout once verified.
-pub fn verified_text(p: &Progress, elapsed: Duration) -> String {
-    let mut text = format!(
-        "Verified after {}: {}",
-        human(elapsed.as_secs() as i64),
-        summary(p)
+pub fn verified_text(p: &Progress, elapsed: Duration, width: usize) -> String {
+    let mut text = super::text::wrapped(
+        &format!(
+            "Verified after {}: {}",
+            human(elapsed.as_secs() as i64),
+            summary(p)
+        ),
+        width,
+        "",
+        "  ",
     );
     for b in &p.blocked {
-        text.push_str(&format!("\n  note: {b}"));
+        text.push('\n');
+        text.push_str(&super::text::wrapped(
+            &blocked_text(b),
+            width,
+            "  note: ",
+            "    ",
+        ));
     }
     text
 }
 
-/// The error message when the time ran out.
+/// The error message when the time ran out (main wraps it to the screen).
 pub fn timed_out_text(p: &Progress, timeout: Duration) -> String {
     let mut message = format!(
         "timed out after {} waiting for deployment {}: {}",
@@ -120,11 +203,25 @@ pub fn timed_out_text(p: &Progress, timeout: Duration) -> String {
         summary(p)
     );
     for pending in &p.pending {
-        message.push_str(&format!("\n  pending: {pending}"));
+        message.push_str(&format!("\n  pending: {}", pending_text(pending)));
     }
     for b in &p.blocked {
-        message.push_str(&format!("\n  blocked: {b}"));
+        message.push_str(&format!("\n  blocked: {}", blocked_text(b)));
     }
-    message.push_str("\n  next: check the blocked items above, then rerun wait");
+    let id = short_id(p.deployment_id);
+    message.push_str(&if p.blocked.is_empty() {
+        format!("\n  next: rerun `pushleft-controller wait {id}` with a longer --timeout, or diagnose it")
+    } else {
+        format!("\n  next: resolve the blocked items above, then rerun `pushleft-controller wait {id}`")
+    });
     message
+}
+
+/// The refusal when nobody failed the deployment.
+pub fn nothing_to_wait_for_text(p: &Progress) -> String {
+    let id = short_id(p.deployment_id);
+    format!(
+        "deployment {} is {}: nobody has failed it (fail-safely did not run, or did not take effect), so there is nothing to wait for. Next step: `pushleft-controller diagnose {id}`, then fail-safely if a path applies",
+        p.deployment_id, p.status
+    )
 }

@@ -9,7 +9,8 @@ use std::io::Write;
 use chrono::{DateTime, Utc};
 use console::Style;
 
-use super::output::{self, Output};
+use super::output::Output;
+use super::sanitize::visible;
 
 /// What the screen showed last, to highlight what changed.
 #[derive(Default)]
@@ -54,10 +55,7 @@ impl Screen {
                 .unwrap_or_else(|| "never".to_string())
         );
         if let Some(problem) = problem {
-            status.push_str(&format!(
-                "\n! {}; retrying every {every}",
-                output::visible(problem)
-            ));
+            status.push_str(&format!("\n! {}; retrying every {every}", visible(problem)));
         }
         let body = highlight(text, self.previous.as_deref(), out);
         let mut stdout = std::io::stdout().lock();

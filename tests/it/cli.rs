@@ -260,3 +260,81 @@ fn man_pages_render_without_warnings() {
         }
     }
 }
+
+#[test]
+fn help_shows_the_commands_own_options_first_and_connection_options_apart() {
+    let run = Run::from(bin().args(["diagnose", "--help"]).output().unwrap());
+    let help = &run.stdout;
+    let own = help.find("Options:").expect("an Options heading");
+    let connection = help
+        .find("Connection options:")
+        .expect("a connection heading");
+    let output = help.find("Output options:").expect("an output heading");
+    let events = help.find("--events").expect("diagnose's own option");
+    let url = help.find("--database-url").expect("the connection option");
+    assert!(
+        own < events && events < connection && connection < url,
+        "{help}"
+    );
+    assert!(
+        help.find("--no-headers").is_some_and(|at| at > output),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_usage_error_with_database_url_set_does_not_ask_for_it() {
+    let run = Run::from(
+        bin()
+            .env("DATABASE_URL", "postgresql://ops@db1/control")
+            .args(["diagnose"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("<DEPLOYMENT>"), "{}", run.stderr);
+    assert!(!run.stderr.contains("--database-url"), "{}", run.stderr);
+}
+
+#[test]
+fn the_hidden_command_is_never_offered() {
+    let run = Run::from(bin().args(["--color", "never"]).output().unwrap());
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("diagnose, fail-safely"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("generate"), "{}", run.stderr);
+    for file in [
+        "pushleft-controller.bash",
+        "_pushleft-controller",
+        "pushleft-controller.fish",
+    ] {
+        let text = std::fs::read_to_string(repo().join("completions").join(file)).unwrap();
+        assert!(
+            !text.contains("generate"),
+            "{file} offers the hidden generate"
+        );
+    }
+}
+
+#[test]
+fn nothing_configured_says_so() {
+    // No DATABASE_URL, no PG* (support::bin clears them): the libpq
+    // defaults are tried, and the error says that nothing was set.
+    let run = Run::from(
+        bin()
+            .env("PGCONNECT_TIMEOUT", "2")
+            .env("HOME", "/nonexistent")
+            .args(["stuck", "-o", "table"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("DATABASE_URL") && run.stderr.contains("are all unset"),
+        "{}",
+        run.stderr
+    );
+}

@@ -47,7 +47,6 @@ const EXPECTED: &[(u8, &str, &[&str])] = &[
             "stuck",
             "out_of_attempts",
             "node_offline",
-            "node_stale",
             "teardown_waits_for_node",
         ],
     ),
@@ -183,7 +182,7 @@ fn the_table_says_what_is_wrong_and_what_to_do_first() {
         run.assert_code(0);
         assert_no_secrets(&run.stdout);
         assert_no_secrets(&run.stderr);
-        let head: Vec<&str> = run.stdout.lines().take(5).collect();
+        let head: Vec<&str> = run.stdout.lines().take(8).collect();
         let head = head.join("\n");
         let expected_headline = match (n, *path) {
             (5, _) => "not stuck: running",
@@ -192,8 +191,9 @@ fn the_table_says_what_is_wrong_and_what_to_do_first() {
         };
         assert!(head.contains(expected_headline), "scenario {n}:\n{head}");
         if *path != "none" && *n != 5 {
+            // The command to copy stands alone on its line.
             assert!(
-                head.contains("next: pushleft-controller fail-safely"),
+                head.contains("  next:\n    pushleft-controller fail-safely"),
                 "scenario {n}:\n{head}"
             );
         }
@@ -214,8 +214,14 @@ fn long_trails_show_the_last_events_in_the_table_and_all_in_json() {
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("| 60 "));
-    assert!(!run.stdout.contains("| 40 "));
+    // Plain aligned rows (no markdown): the last event is shown, the
+    // earlier ones are not.
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with("60 ")),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.lines().any(|l| l.starts_with("40 ")));
     let run = db.run(&["diagnose", "d0000008", "-o", "table", "--events", "5"]);
     assert!(run.stdout.contains("55 earlier events hidden"));
     let json = db.run(&["diagnose", "d0000008", "-o", "json"]).json();
@@ -263,7 +269,10 @@ fn exit_codes_for_ids() {
     let run = db.run(&["diagnose", &Uuid::from_u128(7).to_string()]);
     run.assert_code(3);
     assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
-    assert!(run.stdout.is_empty());
+    // Not a terminal, so JSON: the failure is the error document.
+    let error = &run.json()["error"];
+    assert_eq!(error["exit_code"], 3);
+    assert_eq!(error["kind"], "not_found");
 }
 
 #[test]

@@ -200,14 +200,21 @@ fn refusals_write_nothing() {
         (vec!["d0000006"], 4, "already failed"),
         (vec!["beefbeef"], 3, "no deployment id starts with"),
         (
+            // SPEC: an --expect-path that no longer holds is a conflict (5).
             vec!["d0000001", "--expect-path", "teardown_requested"],
-            4,
+            5,
             "not the expected teardown_requested",
         ),
         (
             vec!["d0000001", "--expect-fingerprint", "0000000000000000"],
             5,
             "changed since it was diagnosed",
+        ),
+        // A malformed fingerprint is bad input (2), not a changed state.
+        (
+            vec!["d0000001", "--expect-fingerprint", "nothex"],
+            2,
+            "is not a fingerprint",
         ),
     ];
     for (args, code, message) in cases {
@@ -218,7 +225,7 @@ fn refusals_write_nothing() {
         run.assert_code(code);
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
         assert!(
-            run.stderr.contains("nothing was written") || code == 3,
+            run.stderr.contains("nothing was written") || code == 3 || code == 2,
             "{args:?}: {}",
             run.stderr
         );
@@ -294,7 +301,7 @@ fn the_fingerprint_from_diagnose_is_honoured() {
         &fingerprint,
     ]);
     // The path decided under the locks changed first: teardown, not failed.
-    run.assert_code(4);
+    run.assert_code(5);
     assert!(run.stderr.contains("teardown_requested"), "{}", run.stderr);
     let run = db.run(&[
         "fail-safely",
@@ -675,7 +682,8 @@ fn role_with_privileges_works_and_without_fails_clearly() {
         "--role",
         &reader,
     ]);
-    run.assert_code(1);
+    // A permission the role lacks is a refusal (4), never "unexpected".
+    run.assert_code(4);
     assert!(run.stderr.contains("permission denied"), "{}", run.stderr);
     assert!(run.stderr.contains(&reader), "{}", run.stderr);
     assert_eq!(db.dump(), before);
@@ -688,7 +696,7 @@ fn role_with_privileges_works_and_without_fails_clearly() {
         "--role",
         "no_such_role_x",
     ]);
-    run.assert_code(1);
+    run.assert_code(4);
     assert!(run.stderr.contains("no_such_role_x"), "{}", run.stderr);
     let run = db.run(&[
         "fail-safely",

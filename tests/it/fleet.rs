@@ -160,17 +160,19 @@ fn fleet_list_json_has_the_hand_computed_numbers() {
 #[test]
 fn fleet_list_table_shows_the_same_numbers() {
     let db = scenario_db();
-    let run = db.run(&["fleet", "list", "--output", "table"]);
+    // Every column (-o wide); plain aligned text, cells apart by two or
+    // more spaces.
+    let run = db.run(&["fleet", "list", "--output", "wide"]);
     run.assert_code(0);
     let rows: Vec<Vec<String>> = run
         .stdout
         .lines()
-        .filter(|line| line.starts_with('|') && !line.contains("---"))
         .skip(1)
         .map(|line| {
-            line.trim_matches('|')
-                .split('|')
-                .map(|cell| cell.trim().to_string())
+            line.split("  ")
+                .map(str::trim)
+                .filter(|cell| !cell.is_empty())
+                .map(str::to_string)
                 .collect()
         })
         .collect();
@@ -187,13 +189,14 @@ fn fleet_list_table_shows_the_same_numbers() {
             want.name,
             row[4]
         );
+        // row[5] is the heartbeat's absolute time.
         assert_eq!(
-            row[5],
+            row[6],
             format!("{}/{}", want.used, want.slots),
             "{}",
             want.name
         );
-        assert_eq!(row[6], want.instances.to_string(), "{}", want.name);
+        assert_eq!(row[7], want.instances.to_string(), "{}", want.name);
     }
     assert!(
         run.stderr.contains("12 nodes, 4 stale") && run.stderr.contains("7 of 68 slots in use"),

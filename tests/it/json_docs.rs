@@ -350,7 +350,56 @@ fn wait_documents_every_key_it_prints() {
     );
     assert_eq!(verified["verified"], true);
     assert_eq!(timed_out["timed_out"], true);
-    assert_documented("pushleft-controller-wait", &[verified, timed_out]);
+    // The other kinds of pending and blocked: a teardown that waits for a
+    // dead node (d0000003), reservations a network attachment keeps
+    // (d0000004), and, once that attachment is gone, reservations the
+    // reaper has yet to release.
+    for n in [3, 4] {
+        let args = [
+            "fail-safely",
+            &scenario(n),
+            "--reason",
+            "INC-4711 json docs",
+            "--yes",
+        ];
+        json(&db, &args, 0);
+    }
+    let wait = |n: u8, code: i32| {
+        json(
+            &db,
+            &[
+                "wait",
+                &scenario(n),
+                "--timeout",
+                "1s",
+                "--interval",
+                "200ms",
+            ],
+            code,
+        )
+    };
+    let dead_node = wait(3, 6);
+    let attachment = wait(4, 0);
+    assert_eq!(
+        dead_node["blocked"][0]["kind"], "dead_node",
+        "{dead_node:#}"
+    );
+    assert_eq!(attachment["blocked"][0]["kind"], "network_attachment");
+    db.client()
+        .batch_execute(&format!(
+            "DELETE FROM network_attachments WHERE deployment_id = '{}'",
+            scenario(4)
+        ))
+        .unwrap();
+    let reaper = wait(4, 6);
+    assert_eq!(
+        reaper["pending"][0]["kind"], "reservations_held",
+        "{reaper:#}"
+    );
+    assert_documented(
+        "pushleft-controller-wait",
+        &[verified, timed_out, dead_node, attachment, reaper],
+    );
 }
 
 #[test]

@@ -161,6 +161,33 @@ fn stuck_exit_code_says_whether_anything_was_found() {
 }
 
 #[test]
+fn stuck_exit_code_clears_when_only_the_lease_reclaimer_can_act() {
+    let db = scenario_db();
+    // d0000002's build lease goes away (its deployment failed by hand and
+    // the lease released); d0000007's teardown lease runs out: orphaned,
+    // but its deployment is already teardown_queued.
+    db.client()
+        .batch_execute(
+            "UPDATE jobs SET status = 'failed', lease_expires_at = NULL
+              WHERE deployment_id = 'd0000002-0000-4000-8000-000000000002';
+             UPDATE jobs SET lease_expires_at = now() - interval '10 minutes'
+              WHERE id = 'b0000072-0000-4000-8000-000000000072'",
+        )
+        .unwrap();
+    let args = ["stuck", "--exit-code", "--for", "5h"];
+    let run = db.run(&[&args[..], &["-o", "json"]].concat());
+    run.assert_code(0);
+    let json = run.json();
+    let leases = json["leases_orphaned"].as_array().unwrap();
+    assert_eq!(leases.len(), 1, "{json:#}");
+    assert_eq!(leases[0]["responsible"], "lease_reclaimer");
+    // The table says whose job it is.
+    let run = db.run(&[&args[..], &["-o", "table"]].concat());
+    run.assert_code(0);
+    assert!(run.stdout.contains("lease reclaimer"), "{}", run.stdout);
+}
+
+#[test]
 fn stuck_counts_from_creation_without_events_and_clears_on_a_new_event() {
     let db = scenario_db();
     let mut client = db.client();
@@ -218,16 +245,25 @@ fn stuck_offers_diagnose_when_no_break_glass_path_applies() {
     assert_eq!(teardown["kind"], "teardown");
     assert_eq!(teardown["node_name"], "edge-02");
     assert_eq!(teardown["path"], "none");
-    assert_eq!(
-        teardown["next_command"],
-        format!("pushleft-controller diagnose {}", scenario(7))
+    // Nothing the operator can do on the deployment: the lease is the
+    // reclaimer's to release, and --exit-code does not count it.
+    assert_eq!(teardown["responsible"], "lease_reclaimer");
+    assert_eq!(teardown["next_command"], serde_json::Value::Null);
+    assert!(
+        teardown["next_step"]
+            .as_str()
+            .unwrap()
+            .contains("lease reclaimer"),
+        "{teardown:#}"
     );
 }
 
 #[test]
 fn stuck_table_lists_both_scans_and_never_prints_logs() {
     let db = scenario_db();
-    let run = db.run(&["stuck", "--output", "table"]);
+    // Every column and full ids: -o wide (the 80-column table is the
+    // terminal test's, tests/it/screen.rs).
+    let run = db.run(&["stuck", "--output", "wide"]);
     run.assert_code(0);
     let out = &run.stdout;
     assert!(

@@ -111,11 +111,11 @@ fn a_network_attachment_is_reported_and_failed_is_enough() {
     run.assert_code(0);
     let json = run.json();
     assert_eq!(json["verified"], true);
-    let blocked = json["blocked"][0].as_str().unwrap();
-    assert!(
-        blocked.contains("seg-crm-7") && blocked.contains("reaper"),
-        "{blocked}"
-    );
+    // An enum with its details, not prose.
+    let blocked = &json["blocked"][0];
+    assert_eq!(blocked["kind"], "network_attachment", "{blocked}");
+    assert_eq!(blocked["segments"][0], "seg-crm-7", "{blocked}");
+    assert!(run.stderr.contains("reaper"), "{}", run.stderr);
     assert!(
         run.stderr.contains("may never complete on its own"),
         "{}",
@@ -162,27 +162,34 @@ fn wait_times_out_on_the_dead_node_and_says_so_early() {
 }
 
 #[test]
-fn wait_before_fail_safely_keeps_waiting_and_unknown_ids_are_exit_3() {
+fn wait_before_fail_safely_refuses_at_once_and_unknown_ids_are_exit_3() {
     let db = TestDb::scenarios();
+    // Nobody failed it: waiting could only run out the clock. Refused at
+    // once (4), not after the timeout.
+    let started = Instant::now();
     let run = db.run(&[
         "wait",
         "d0000001",
         "--timeout",
-        "1s",
+        "1m",
         "--interval",
         "200ms",
         "-o",
         "json",
     ]);
-    run.assert_code(6);
+    run.assert_code(4);
+    assert!(started.elapsed() < Duration::from_secs(20));
     let json = run.json();
-    assert_eq!(json["timed_out"], true);
+    assert_eq!(json["error"]["kind"], "refused");
     assert!(
-        json["pending"][0]
+        json["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("did fail-safely run?")
+            .contains("nobody has failed it"),
+        "{json:#}"
     );
+    db.run(&["wait", "d0000001", "--interval", "1ms"])
+        .assert_code(2);
     db.run(&["wait", "beefbeef", "--timeout", "1s"])
         .assert_code(3);
     db.run(&["wait", "d0000001", "--timeout", "0s"])

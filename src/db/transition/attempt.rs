@@ -128,7 +128,7 @@ fn check_expectations(
     if let Some(expected) = request.expect_path
         && expected != verdict.path
     {
-        return Err(exit::refused(format!(
+        return Err(exit::conflict(format!(
             "deployment {id}: the path decided under the locks is {} ({}), not the expected {}; nothing was written. Re-diagnose before deciding again",
             verdict.path.as_str(),
             verdict.reason,

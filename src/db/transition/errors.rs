@@ -107,7 +107,7 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
             .as_deref()
             .map(|r| format!(" (running as role {r})"))
             .unwrap_or_default();
-        return err.context(format!(
+        return exit::refused(format!(
             "permission denied{role}: {message}. fail-safely needs SELECT on the tables it reads, \
              SELECT ... FOR UPDATE and UPDATE on deployments, jobs and application_instances, and \
              INSERT on deployment_events; run with --role set to the owner role or grant these. \
@@ -117,8 +117,9 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
     if code == SqlState::INVALID_PARAMETER_VALUE
         && let Some(role) = &request.role
     {
-        return err.context(format!(
-            "cannot run as role {role}: {message}. Check the role name; nothing was written"
+        return exit::refused(format!(
+            "cannot run as role {role}: {message}. Check the role name (doctor --role \
+             {role} checks it); nothing was written"
         ));
     }
     err

@@ -71,7 +71,11 @@ fn node_conditions_are_each_reported() {
         .iter()
         .filter(|f| f.code == "node_stale")
         .collect();
-    assert_eq!(stale.len(), 2, "edge-05 and edge-07 are stale");
+    assert_eq!(
+        stale.len(),
+        1,
+        "edge-05 is stale; edge-07 is offline, said once"
+    );
     assert!(finding(&v, "node_offline").message.contains("edge-07"));
     // --stale-after decides what stale means.
     let lenient = assess(
@@ -86,7 +90,7 @@ fn node_conditions_are_each_reported() {
             .iter()
             .filter(|f| f.code == "node_stale")
             .count(),
-        1
+        0
     );
 }
 
@@ -183,13 +187,19 @@ fn missing_source_or_artifact() {
         image: "img".into(),
     });
     assert!(!codes(&assess_default(&s)).contains(&"artifact_missing"));
+    s.release_artifacts.clear();
+    s.deployment.status = "destroyed".into();
+    assert!(
+        !codes(&assess_default(&s)).contains(&"artifact_missing"),
+        "a finished deployment never gets an artifact: no news"
+    );
 }
 
 #[test]
 fn standby_is_mentioned() {
     let mut s = base();
     s.snapshot.in_recovery = true;
-    s.snapshot.replay_lag_seconds = Some(4.2);
+    s.snapshot.replay_lag_seconds = Some(4);
     assert!(
         finding(&assess_default(&s), "standby")
             .message

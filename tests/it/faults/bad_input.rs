@@ -184,7 +184,7 @@ fn cases() -> Vec<Case> {
             format!("{command} --output yaml"),
             &with(&["--output", "yaml"]),
             2,
-            &["invalid value 'yaml'", "possible values: table, json"],
+            &["invalid value 'yaml'", "possible values: table, wide, json"],
         ));
         for (value, says) in [
             ("0s", "must be greater than zero"),
@@ -411,8 +411,16 @@ fn every_command_refuses_bad_input_clearly_and_writes_nothing() {
                 ));
             }
         }
+        // Off a terminal the output is JSON: a failure prints the error
+        // document, whose exit_code is the status (doctor prints its report).
         if c.code != 4 && !run.stdout.trim().is_empty() {
-            failures.push(format!("{}: printed a result:\n{}", c.label, run.stdout));
+            let document: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_default();
+            if document["error"]["exit_code"] != c.code {
+                failures.push(format!(
+                    "{}: printed something else than the error document:\n{}",
+                    c.label, run.stdout
+                ));
+            }
         }
     }
     assert!(

@@ -36,11 +36,10 @@ fn assert_lost(label: &str, run: &Run, rerun: &str) {
             run.stderr
         );
     }
-    assert!(
-        run.stdout.trim().is_empty(),
-        "{label}: printed a result: {}",
-        run.stdout
-    );
+    // No result: the error document (off a terminal, output is JSON).
+    let error = &run.json()["error"];
+    assert_eq!(error["kind"], "connection_lost", "{label}: {}", run.stdout);
+    assert_eq!(error["exit_code"], run.code, "{label}");
 }
 
 #[test]

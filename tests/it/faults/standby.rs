@@ -91,6 +91,22 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
         table.stdout
     );
 
+    // stuck and fleet list say so too, with the lag in whole seconds.
+    for args in [&["stuck"][..], &["fleet", "list"]] {
+        let json = run(&url, &[args, &["-o", "json"]].concat()).json();
+        assert_eq!(json["snapshot"]["in_recovery"], true, "{args:?}");
+        assert!(
+            json["snapshot"]["replay_lag_seconds"].is_i64(),
+            "{args:?}: {json:#}"
+        );
+        let table = run(&url, &[args, &["-o", "table"]].concat());
+        assert!(
+            table.stdout.contains("read from a standby (replay lag"),
+            "{args:?}: {}",
+            table.stdout
+        );
+    }
+
     // fail-safely refuses on the standby, dry run or not, and names the primary.
     for extra in [
         &["--yes"][..],
@@ -117,7 +133,8 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
                 refused.stderr
             );
         }
-        assert!(refused.stdout.trim().is_empty());
+        // No result on stdout: the error document (JSON off a terminal).
+        assert_eq!(refused.json()["error"]["kind"], "refused");
         // The primary is named, from the standby's primary_conninfo.
         let primary_socket = primary.socket_dir().display().to_string();
         assert!(

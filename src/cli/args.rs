@@ -1,243 +1,12 @@
-//! The command-line interface, as a clap derive definition. Completions and
-//! man pages are generated from this (see `commands::generate`).
+//! The arguments of each command (the clap definition, continued from
+//! `cli/mod.rs`).
 
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 
-use crate::db::connect::ConnectOptions;
 use crate::decide::Policy;
 use crate::duration::parse_duration;
-pub use crate::ui::OutputFormat;
-
-const AFTER_HELP: &str = "\
-Exit status:
-  0 done, 1 unexpected error, 2 usage or bad input, 3 not found,
-  4 refused (precondition, guard, nothing to do, no terminal to confirm),
-  5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
-  6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
-
-Connecting: --database-url, else DATABASE_URL; what the URL leaves out comes
-from the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,
-PGSSLMODE, PGSSLROOTCERT, PGCONNECT_TIMEOUT) and ~/.pgpass, as with psql.
-Check it with `pushleft-controller doctor`.
-
-Examples:
-  pushleft-controller doctor
-  pushleft-controller stuck
-  pushleft-controller diagnose d0000002
-  pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" --dry-run
-  DATABASE_URL='postgresql://ops@db1/control?sslmode=verify-full' pushleft-controller stuck -o json";
-
-/// The break-glass CLI for stuck deployments of the control plane.
-///
-/// Diagnoses a stuck deployment from one consistent read-only snapshot,
-/// decides the safe break-glass path under row locks, applies exactly the
-/// allowed state change in a checked transaction, and records who did it and
-/// why.
-#[derive(Debug, Parser)]
-#[command(
-    name = "pushleft-controller",
-    version,
-    propagate_version = true,
-    after_help = AFTER_HELP,
-    max_term_width = 100
-)]
-pub struct Cli {
-    #[command(flatten)]
-    pub global: GlobalArgs,
-
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Args)]
-pub struct GlobalArgs {
-    /// The control plane's database (URL or key=value). Overrides the PG*
-    /// variables. Never printed.
-    #[arg(
-        long,
-        global = true,
-        env = "DATABASE_URL",
-        hide_env_values = true,
-        value_name = "URL"
-    )]
-    pub database_url: Option<String>,
-
-    /// Output format. Default: table on a terminal, json otherwise.
-    #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAT")]
-    pub output: Option<OutputFormat>,
-
-    /// Statement timeout of every query (e.g. 30s).
-    #[arg(
-        long,
-        global = true,
-        env = "PUSHLEFT_STATEMENT_TIMEOUT",
-        default_value = "30s",
-        value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
-    )]
-    pub statement_timeout: Duration,
-
-    /// How long to wait for a session (TCP, TLS and login) [default:
-    /// connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s].
-    #[arg(
-        long,
-        global = true,
-        env = "PUSHLEFT_CONNECT_TIMEOUT",
-        value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
-    )]
-    pub connect_timeout: Option<Duration>,
-
-    /// The server ends a session of ours that sits idle inside a
-    /// transaction this long (idle_in_transaction_session_timeout).
-    #[arg(
-        long,
-        global = true,
-        env = "PUSHLEFT_IDLE_IN_TRANSACTION_TIMEOUT",
-        default_value = "60s",
-        value_parser = parse_duration, allow_hyphen_values = true,
-        value_name = "DURATION"
-    )]
-    pub idle_in_transaction_timeout: Duration,
-}
-
-impl GlobalArgs {
-    /// The flags connecting needs, handed down to `connect`, which does not
-    /// know the CLI's types.
-    pub fn connect_options(&self) -> ConnectOptions {
-        ConnectOptions {
-            database_url: self.database_url.clone(),
-            statement_timeout: self.statement_timeout,
-            connect_timeout: self.connect_timeout,
-            idle_in_transaction_timeout: self.idle_in_transaction_timeout,
-        }
-    }
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Every runbook query in one read-only snapshot, plus a verdict.
-    ///
-    /// Reads the deployment, its events, jobs, agent results, source
-    /// snapshots, artifacts, instances, allocations, routes and nodes in one
-    /// REPEATABLE READ READ ONLY transaction, so every section shows the same
-    /// instant, and says which break-glass path applies and why. Works on a
-    /// standby. Never shows the `log` of payloads. Writes nothing.
-    #[command(after_help = "Examples:
-  pushleft-controller diagnose d0000002
-  pushleft-controller diagnose 5f3a9c1e-... --output json | jq .verdict
-  pushleft-controller diagnose d0000008 --events 100")]
-    Diagnose(DiagnoseArgs),
-
-    /// Apply the runbook's break-glass state change, decided under row locks.
-    ///
-    /// Locks the deployment, its jobs and instances, decides the path from
-    /// what it reads under those locks (operator_failed or
-    /// teardown_requested), applies exactly that change and appends one
-    /// event with the reason and who did it, and proves before COMMIT that
-    /// nothing else changed. Asks before writing on a terminal; needs --yes
-    /// without one. A rerun with the same reason replays, it does not write
-    /// twice.
-    #[command(
-        name = "fail-safely",
-        after_help = "Examples:
-  pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\" --dry-run
-  pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\"
-  pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" \\
-      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
-  pushleft-controller stuck --node edge-07 --output json > batch.json
-  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\""
-    )]
-    FailSafely(FailSafelyArgs),
-
-    /// The fleet's nodes and their capacity.
-    ///
-    /// Shows how capacity changes after a teardown and which nodes are
-    /// stale, offline, draining or unschedulable. Read-only.
-    #[command(
-        subcommand,
-        after_help = "Examples:
-  pushleft-controller fleet list
-  pushleft-controller fleet list --status offline --output json"
-    )]
-    Fleet(FleetCommand),
-
-    /// Fleet-wide scan: stuck deployments and orphaned leases.
-    ///
-    /// The two alerts of the runbook as one query each: deployments in
-    /// flight with no new event for --for (deployment_stuck), and leases
-    /// that expired more than --grace ago and were not reclaimed
-    /// (job_lease_orphaned). Reports, never acts. Read-only.
-    #[command(after_help = "Examples:
-  pushleft-controller stuck
-  pushleft-controller stuck --for 1h --output json
-  pushleft-controller stuck --exit-code || page-oncall
-  pushleft-controller stuck --group-by node
-  pushleft-controller stuck --node edge-07 --limit 20
-  pushleft-controller stuck --output openmetrics
-  pushleft-controller stuck --write /var/lib/node_exporter/textfile/pushleft.prom")]
-    Stuck(StuckArgs),
-
-    /// Follow a deployment until the runbook's Verification holds.
-    ///
-    /// Polls until the deployment is failed, or teardown_queued with every
-    /// instance removed, showing progress on a terminal. Exits 6 when
-    /// --timeout passes first. Read-only.
-    #[command(after_help = "Examples:
-  pushleft-controller wait d0000002
-  pushleft-controller wait d0000002 --timeout 30m --output json")]
-    Wait(WaitArgs),
-
-    /// What operators did: every break-glass action with its audit.
-    ///
-    /// Every operator_failed and teardown_requested event, newest first,
-    /// with who wrote it (OS user, session_user, current_user, host, tool
-    /// version), the reason, the idempotency key and the deployment's status
-    /// now: the review after an incident. Read-only.
-    #[command(after_help = "Examples:
-  pushleft-controller history
-  pushleft-controller history --since 12h --reason-contains INC-4711
-  pushleft-controller history --operator alice --output json
-  pushleft-controller history --deployment d0000002")]
-    History(HistoryArgs),
-
-    /// A throwaway local PostgreSQL with the reference schema and incident
-    /// scenarios.
-    ///
-    /// Starts a private server in a temporary directory, loads the
-    /// reference schema and the incident scenarios, and opens a shell (or
-    /// runs CMD) with DATABASE_URL and PG* pointing at it. When the shell
-    /// or CMD ends, the server and its files are gone.
-    #[command(after_help = "Examples:
-  pushleft-controller sandbox                      # a shell pointed at the sandbox
-  pushleft-controller sandbox -- pushleft-controller diagnose d0000001
-  pushleft-controller sandbox -- psql -c 'select status, count(*) from deployments group by 1'
-  pushleft-controller sandbox --keep               # leave it running, print how to stop it
-  pushleft-controller sandbox --simulate           # the control plane runs: watch teardowns complete")]
-    Sandbox(SandboxArgs),
-
-    /// Check the connection, the server and the schema this tool expects.
-    ///
-    /// One line per check, ok, warn or fail: the connection target (never
-    /// the password) and TLS, the server version, primary or standby (with
-    /// replay lag), session_user and current_user, whether --role can be
-    /// assumed, read and write privileges, every table and column the tool
-    /// reads, the triggers that protect the audit trail, and the session
-    /// settings in force. Runs in a read-only transaction that is rolled
-    /// back: it never writes. Exits 4 when any check fails.
-    #[command(after_help = "Examples:
-  pushleft-controller doctor
-  pushleft-controller doctor --role deploy_owner
-  PGSSLMODE=verify-full PGSSLROOTCERT=~/ca.pem PGHOST=db1 pushleft-controller doctor
-  pushleft-controller doctor --output json | jq '.checks[] | select(.status != \"ok\")'")]
-    Doctor(DoctorArgs),
-
-    /// Write shell completions and man pages (for packagers and CI).
-    #[command(hide = true)]
-    Generate(GenerateArgs),
-}
 
 #[derive(Debug, Args)]
 pub struct DiagnoseArgs {
@@ -403,7 +172,10 @@ pub struct StuckArgs {
     #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub grace: Duration,
 
-    /// Exit 10 when anything is stuck or orphaned (for cron and monitors).
+    /// Exit 10 when something is found that an operator can act on: a stuck
+    /// deployment, or an orphaned lease of a deployment a break-glass path
+    /// applies to (a lease only the lease reclaimer can release is shown
+    /// but does not count). For cron and monitors.
     #[arg(long)]
     pub exit_code: bool,
 
@@ -501,12 +273,26 @@ pub struct WaitArgs {
     #[arg(long, default_value = "10m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub timeout: Duration,
 
-    /// How often to look.
-    #[arg(long, default_value = "2s", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    /// How often to look (at least 100ms: every look is a transaction).
+    #[arg(long, default_value = "2s", value_parser = parse_interval, allow_hyphen_values = true, value_name = "DURATION")]
     pub interval: Duration,
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
+}
+
+/// The shortest `wait --interval`: each look is a read-only transaction of
+/// a dozen queries; more often would load the control plane for nothing.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(100);
+
+fn parse_interval(text: &str) -> Result<Duration, String> {
+    let interval = parse_duration(text)?;
+    if interval < MIN_INTERVAL {
+        return Err(format!(
+            "`{text}` is too often: every look is a transaction; give at least 100ms"
+        ));
+    }
+    Ok(interval)
 }
 
 /// A point in time: a moment, or how long ago.

@@ -1,0 +1,37 @@
+//! Who holds the locks fail-safely waited for, so a lock timeout names
+//! the session instead of only saying that there is one.
+
+use anyhow::{Context, Result};
+use postgres::Client;
+
+use super::sql;
+
+/// A session holding row locks on the tables fail-safely locks.
+#[derive(Debug, Clone)]
+pub struct LockHolder {
+    pub pid: i32,
+    pub user: Option<String>,
+    pub application: Option<String>,
+    pub client_addr: Option<String>,
+    pub state: Option<String>,
+    /// Whole seconds its transaction has been open.
+    pub transaction_age_seconds: Option<i64>,
+}
+
+/// The candidates, longest open first (at most three).
+pub fn holders(client: &mut Client) -> Result<Vec<LockHolder>> {
+    let rows = client
+        .query(sql::fail_safely::LOCK_HOLDERS.text, &[])
+        .context("looking up who holds the locks (sql/fail_safely/30_lock_holders.sql)")?;
+    Ok(rows
+        .iter()
+        .map(|row| LockHolder {
+            pid: row.get("pid"),
+            user: row.get("usename"),
+            application: row.get("application_name"),
+            client_addr: row.get("client_addr"),
+            state: row.get("state"),
+            transaction_age_seconds: row.get("xact_age_seconds"),
+        })
+        .collect())
+}

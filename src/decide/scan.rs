@@ -1,0 +1,83 @@
+//! `stuck`'s rule for each row of the fleet-wide scan: the path, who can
+//! act on it, and the next step. An orphaned lease of a deployment no
+//! break-glass path applies to (already torn down, destroyed) is not the
+//! operator's to fix with this tool: expired leases are the lease
+//! reclaimer's job, so such a row names the reclaimer and does not count
+//! for `stuck --exit-code`.
+
+use uuid::Uuid;
+
+use super::explain::{Asker, next_command};
+use super::path::decide_path;
+use crate::model::stuck::Responsible;
+use crate::model::{BreakGlassPath, DeploymentStatus};
+
+/// What a row of the scan says to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advice {
+    pub path: BreakGlassPath,
+    pub responsible: Responsible,
+    /// The command to run (none when it is not the operator's to fix).
+    pub next_command: Option<String>,
+    /// The next step in words.
+    pub next_step: String,
+}
+
+/// A deployment in flight with no new event for too long: always the
+/// operator's (diagnose, then the path).
+pub fn for_stuck_deployment(id: Uuid, status: &DeploymentStatus, dispatched: bool) -> Advice {
+    let path = decide_path(status, dispatched);
+    let command = next_command(path, status, id, Asker::Scan)
+        .unwrap_or_else(|| format!("pushleft-controller diagnose {id}"));
+    Advice {
+        path,
+        responsible: Responsible::Operator,
+        next_step: "diagnose it, then apply the path (fail-safely asks before it writes)"
+            .to_string(),
+        next_command: Some(command),
+    }
+}
+
+/// An expired lease nobody reclaimed.
+pub fn for_orphaned_lease(id: Uuid, status: &DeploymentStatus, dispatched: bool) -> Advice {
+    let path = decide_path(status, dispatched);
+    if path == BreakGlassPath::None {
+        return Advice {
+            path,
+            responsible: Responsible::LeaseReclaimer,
+            next_command: None,
+            next_step: format!(
+                "nothing to do on the deployment (it is {status}): the lease reclaimer should \
+                 have released this lease; check that it runs and what its log says"
+            ),
+        };
+    }
+    Advice {
+        path,
+        responsible: Responsible::Operator,
+        next_command: next_command(path, status, id, Asker::Scan),
+        next_step: "diagnose the deployment, then apply the path".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lease_of_a_finished_deployment_is_the_reclaimers() {
+        let id = Uuid::from_u128(9);
+        let advice = for_orphaned_lease(id, &DeploymentStatus::Destroyed, true);
+        assert_eq!(advice.responsible, Responsible::LeaseReclaimer);
+        assert_eq!(advice.next_command, None);
+        assert!(advice.next_step.contains("lease reclaimer"));
+        let building = for_orphaned_lease(id, &DeploymentStatus::Building, true);
+        assert_eq!(building.responsible, Responsible::Operator);
+        assert_eq!(building.path, BreakGlassPath::TeardownRequested);
+        assert!(
+            building
+                .next_command
+                .is_some_and(|c| c.contains("fail-safely"))
+        );
+    }
+}

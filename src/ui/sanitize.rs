@@ -1,0 +1,105 @@
+//! The one sanitizer for text that reaches a terminal. Text from the
+//! database (payloads, job errors, names, reasons, hostnames) is written by
+//! less trusted parties (agents) and can hold escape sequences that clear
+//! the screen, retitle the window or reorder what the operator reads. On
+//! the screen every control character, bidi control and invisible format
+//! character is shown as a visible escape (`\u{1b}`, `\n`), so lines stay
+//! whole. JSON is never sanitized: it carries the bytes exactly.
+
+use std::borrow::Cow;
+
+/// Whether `c` must not reach a terminal as itself.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            // Bidi controls: embeddings, overrides, isolates, marks.
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+            // Invisible format characters and line/paragraph separators.
+            | '\u{200b}'..='\u{200d}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        _ => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+    }
+}
+
+/// `text` with every unsafe character made visible, on one line.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The last line of defence, for whole blocks of output: keeps newlines
+/// and the colour sequences this tool itself writes (`ESC [ digits ; m`,
+/// only when `colors` is on), and makes everything else visible.
+pub fn terminal_safe(text: &str, colors: bool) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\u{1b}' && colors {
+            let sgr = rest[1..]
+                .strip_prefix('[')
+                .and_then(|r| r.find(|c: char| !(c.is_ascii_digit() || c == ';')))
+                .filter(|&end| rest[2 + end..].starts_with('m'));
+            if let Some(end) = sgr {
+                out.push_str(&rest[..3 + end]);
+                rest = &rest[3 + end..];
+                continue;
+            }
+        }
+        if c != '\n' && is_unsafe(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_and_bidi_characters_become_visible() {
+        let planted = "a\u{1b}[2J\u{1b}]0;pwned\u{7}b\r\nc\u{202e}d\u{0}e\u{9b}f";
+        let shown = visible(planted);
+        assert!(!shown.chars().any(is_unsafe), "{shown}");
+        assert_eq!(
+            shown,
+            "a\\u{1b}[2J\\u{1b}]0;pwned\\u{7}b\\r\\nc\\u{202e}d\\u{0}e\\u{9b}f"
+        );
+        assert!(matches!(visible("plain · text"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_net_keeps_our_colours_and_lines_only() {
+        let ours = "\u{1b}[31mred\u{1b}[0m\nnext";
+        assert_eq!(terminal_safe(ours, true), ours);
+        assert_eq!(terminal_safe(ours, false), "\\u{1b}[31mred\\u{1b}[0m\nnext");
+        assert_eq!(
+            terminal_safe("x\u{1b}[2Jy\u{1b}]0;t\u{7}", true),
+            "x\\u{1b}[2Jy\\u{1b}]0;t\\u{7}"
+        );
+    }
+}

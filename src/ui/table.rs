@@ -1,0 +1,339 @@
+//! Tables that fit the screen. Plain aligned text (two spaces between
+//! columns, no borders, no markdown), the same on a terminal and in a pipe,
+//! so a table pasted into a ticket reads as it did on the screen.
+//!
+//! Fitting never wraps a cell: columns marked `Whole` (ids, times, states,
+//! numbers, commands) are never cut; when the table is too wide, the
+//! low-value columns go first (each has a drop rank: higher goes earlier;
+//! `-o wide` keeps them all), then `Shrink` columns (free text: errors,
+//! payloads) are cut with `…`; if it still does not fit, each row becomes
+//! a block of `column  value` lines. Every cell goes through the sanitizer.
+
+use std::fmt::Display;
+
+use super::output::{Output, Paint};
+use super::sanitize::visible;
+use super::text::{width_of, wrapped};
+
+/// How a column may give way when the screen is narrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Never cut (ids, times, states, numbers, commands).
+    Whole,
+    /// May be cut with `…` (free text).
+    Shrink,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub header: &'static str,
+    pub fit: Fit,
+    /// 0: always shown; otherwise dropped when the screen is too narrow,
+    /// the highest rank first.
+    pub drop: u8,
+}
+
+/// A column that is always shown and never cut.
+pub fn col(header: &'static str) -> Column {
+    Column {
+        header,
+        fit: Fit::Whole,
+        drop: 0,
+    }
+}
+
+impl Column {
+    /// Free text that may be cut.
+    pub fn shrink(self) -> Column {
+        Column {
+            fit: Fit::Shrink,
+            ..self
+        }
+    }
+
+    /// Left out on a narrow screen (higher ranks first).
+    pub fn drop(self, rank: u8) -> Column {
+        Column { drop: rank, ..self }
+    }
+}
+
+/// One cell: sanitized text and how to paint it.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    text: String,
+    paint: Option<Paint>,
+}
+
+impl Cell {
+    pub fn new(text: impl Display) -> Cell {
+        Cell {
+            text: visible(&text.to_string()).into_owned(),
+            paint: None,
+        }
+    }
+
+    /// Painted with `paint` when `when` holds (and colour is on).
+    pub fn paint_if(mut self, when: bool, paint: Paint) -> Cell {
+        if when {
+            self.paint = Some(paint);
+        }
+        self
+    }
+}
+
+/// Gap between columns.
+const GAP: usize = 2;
+/// A shrinkable column keeps at least this many columns of its text.
+const MIN_SHRUNK: usize = 12;
+/// Free text is cut to this before a column is dropped for it.
+const COMFORT: usize = 24;
+
+pub struct Table {
+    columns: Vec<Column>,
+    rows: Vec<Vec<Cell>>,
+}
+
+impl Table {
+    pub fn new(columns: &[Column]) -> Table {
+        Table {
+            columns: columns.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn row(&mut self, cells: Vec<Cell>) {
+        debug_assert_eq!(cells.len(), self.columns.len());
+        self.rows.push(cells);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    fn natural_widths(&self, headers: bool) -> Vec<usize> {
+        (0..self.columns.len())
+            .map(|i| {
+                let header = if headers {
+                    width_of(self.columns[i].header)
+                } else {
+                    0
+                };
+                self.rows
+                    .iter()
+                    .map(|r| width_of(&r[i].text))
+                    .fold(header, usize::max)
+                    .max(1)
+            })
+            .collect()
+    }
+
+    /// Which columns to show and how wide, or `None` when even the
+    /// narrowest table is wider than `width`.
+    fn fit(&self, width: usize, headers: bool) -> Option<(Vec<usize>, Vec<usize>)> {
+        let mut widths = self.natural_widths(headers);
+        let mut shown: Vec<usize> = (0..self.columns.len()).collect();
+        let total = |shown: &[usize], widths: &[usize]| {
+            shown.iter().map(|&i| widths[i]).sum::<usize>() + GAP * shown.len().saturating_sub(1)
+        };
+        // Free text cut to a comfortable width, before any column goes.
+        let comfortable: Vec<usize> = widths
+            .iter()
+            .zip(&self.columns)
+            .map(|(&w, c)| match c.fit {
+                Fit::Shrink => w.min(COMFORT),
+                Fit::Whole => w,
+            })
+            .collect();
+        while total(&shown, &comfortable) > width {
+            let victim = shown
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| self.columns[**i].drop > 0)
+                .max_by_key(|(pos, i)| (self.columns[**i].drop, *pos))
+                .map(|(pos, _)| pos);
+            match victim {
+                Some(pos) => {
+                    shown.remove(pos);
+                }
+                None => break,
+            }
+        }
+        for &i in shown.iter().rev() {
+            let excess = total(&shown, &widths).saturating_sub(width);
+            if excess == 0 {
+                break;
+            }
+            if self.columns[i].fit == Fit::Shrink {
+                let floor = widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header)));
+                widths[i] = widths[i].saturating_sub(excess).max(floor);
+            }
+        }
+        (total(&shown, &widths) <= width).then_some((shown, widths))
+    }
+
+    /// The table as text for `out` (no trailing newline).
+    pub fn render(&self, out: &Output) -> String {
+        let headers = out.headers;
+        let fitted = if out.wide {
+            Some((
+                (0..self.columns.len()).collect(),
+                self.natural_widths(headers),
+            ))
+        } else {
+            self.fit(out.width, headers)
+        };
+        let Some((shown, widths)) = fitted else {
+            return self.records(out);
+        };
+        let mut lines = Vec::new();
+        if headers {
+            let cells: Vec<Cell> = self
+                .columns
+                .iter()
+                .map(|c| Cell::new(c.header).paint_if(true, Paint::Dim))
+                .collect();
+            lines.push(line(out, &shown, &widths, &cells));
+        }
+        for row in &self.rows {
+            lines.push(line(out, &shown, &widths, row));
+        }
+        let hidden: Vec<&str> = (0..self.columns.len())
+            .filter(|i| !shown.contains(i))
+            .map(|i| self.columns[i].header)
+            .collect();
+        if !hidden.is_empty() && !self.rows.is_empty() {
+            let note = format!(
+                "(not shown on this width: {}; -o wide shows every column)",
+                hidden.join(", ")
+            );
+            lines.push(out.paint(&wrapped(&note, out.width, "", " "), Paint::Dim));
+        }
+        lines.join("\n")
+    }
+
+    /// Too narrow for columns: each row as a block of `column  value`.
+    fn records(&self, out: &Output) -> String {
+        let label = self
+            .columns
+            .iter()
+            .map(|c| width_of(c.header))
+            .max()
+            .unwrap_or(0);
+        let room = out.width.saturating_sub(label + GAP).max(MIN_SHRUNK);
+        let mut blocks = Vec::new();
+        for row in &self.rows {
+            let mut block = Vec::new();
+            for (column, cell) in self.columns.iter().zip(row) {
+                let text = match column.fit {
+                    Fit::Shrink => console::truncate_str(&cell.text, room, "…").into_owned(),
+                    Fit::Whole => cell.text.clone(),
+                };
+                let value = match cell.paint {
+                    Some(p) => out.paint(&text, p),
+                    None => text,
+                };
+                let header = format!("{:label$}", column.header);
+                block.push(format!("{}  {value}", out.paint(&header, Paint::Dim)));
+            }
+            blocks.push(block.join("\n"));
+        }
+        blocks.join("\n\n")
+    }
+}
+
+/// One line of the table: cells cut to their column, padded, painted.
+fn line(out: &Output, shown: &[usize], widths: &[usize], cells: &[Cell]) -> String {
+    let mut text = String::new();
+    for (n, &i) in shown.iter().enumerate() {
+        let cell = &cells[i];
+        let cut = console::truncate_str(&cell.text, widths[i], "…");
+        let pad = widths[i].saturating_sub(width_of(&cut));
+        if n > 0 {
+            text.push_str(&" ".repeat(GAP));
+        }
+        match cell.paint {
+            Some(p) => text.push_str(&out.paint(&cut, p)),
+            None => text.push_str(&cut),
+        }
+        if n + 1 < shown.len() {
+            text.push_str(&" ".repeat(pad));
+        }
+    }
+    text.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(width: usize) -> Output {
+        Output {
+            width,
+            ..Output::plain()
+        }
+    }
+
+    fn sample() -> Table {
+        let mut t = Table::new(&[
+            col("id"),
+            col("org").drop(2),
+            col("when").drop(1),
+            col("error").shrink(),
+        ]);
+        t.row(vec![
+            Cell::new("d0000003-0000-4000-8000-000000000003"),
+            Cell::new("c0000002"),
+            Cell::new("3h ago · 2026-11-29 17:44Z"),
+            Cell::new("agent on edge-07 stopped answering \u{1b}[2J"),
+        ]);
+        t
+    }
+
+    #[test]
+    fn low_value_columns_go_first_then_free_text_is_cut() {
+        let text = sample().render(&out(92));
+        assert!(text.lines().all(|l| width_of(l) <= 92), "{text}");
+        let header = text.lines().next().unwrap_or_default();
+        assert!(
+            !header.contains("org"),
+            "the highest drop rank goes first: {text}"
+        );
+        assert!(
+            header.contains("when"),
+            "the next one stays while it fits: {text}"
+        );
+        assert!(text.contains("3h ago · 2026-11-29 17:44Z"), "{text}");
+        assert!(
+            text.contains("d0000003-0000-4000-8000-000000000003"),
+            "{text}"
+        );
+        assert!(text.contains("(not shown on this width: org;"), "{text}");
+        let narrow = sample().render(&out(60));
+        assert!(narrow.lines().all(|l| width_of(l) <= 60), "{narrow}");
+        assert!(narrow.contains('…'), "free text is cut: {narrow}");
+        assert!(narrow.contains("d0000003-0000-4000-8000-000000000003"));
+        assert!(!narrow.contains('\u{1b}'), "cells are sanitized: {narrow}");
+    }
+
+    #[test]
+    fn too_narrow_for_columns_becomes_blocks_and_wide_keeps_everything() {
+        let blocks = sample().render(&out(40));
+        assert!(
+            blocks.contains("id     d0000003-0000-4000-8000-000000000003"),
+            "{blocks}"
+        );
+        let wide = sample().render(&Output {
+            wide: true,
+            ..out(40)
+        });
+        assert!(
+            wide.contains("c0000002") && wide.contains("stopped answering"),
+            "{wide}"
+        );
+        let bare = sample().render(&Output {
+            headers: false,
+            ..out(200)
+        });
+        assert!(bare.starts_with("d0000003"), "{bare}");
+    }
+}

@@ -1,0 +1,105 @@
+//! A command line clap cannot parse: clap's own words on stderr, and with
+//! JSON output (asked for, or the default off a terminal) the error
+//! document on stdout too, kind `bad_input`, exit 2.
+
+use std::io::IsTerminal;
+
+use clap::error::ErrorKind as ClapKind;
+
+use super::failure::ErrorBody;
+use super::output::{OutputFormat, print_json};
+use crate::exit::{ErrorKind, ExitCode};
+
+/// Whether the output will be JSON: `--output json`, or no `--output` and
+/// stdout is not a terminal.
+pub fn json_output(requested: Option<OutputFormat>) -> bool {
+    match requested {
+        Some(format) => format == OutputFormat::Json,
+        None => !std::io::stdout().is_terminal(),
+    }
+}
+
+/// What the raw arguments ask of `--output`, for a line that did not parse.
+fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
+    let mut requested = None;
+    for (i, arg) in args.iter().enumerate() {
+        let value = match arg.as_str() {
+            "-o" | "--output" => args.get(i + 1).map(String::as_str),
+            _ => arg
+                .strip_prefix("--output=")
+                .or_else(|| arg.strip_prefix("-o="))
+                .or_else(|| arg.strip_prefix("-o").filter(|v| !v.is_empty())),
+        };
+        requested = match value {
+            Some("json") => Some(OutputFormat::Json),
+            Some("table") => Some(OutputFormat::Table),
+            Some("wide") => Some(OutputFormat::Wide),
+            _ => requested,
+        };
+    }
+    requested
+}
+
+#[derive(serde::Serialize)]
+struct UsageDocument {
+    error: ErrorBody,
+}
+
+/// Reports clap's error and returns the exit status (help and version are
+/// not errors).
+pub fn report_clap_error(err: clap::Error) -> i32 {
+    let quiet = matches!(err.kind(), ClapKind::DisplayHelp | ClapKind::DisplayVersion);
+    let _ = err.print();
+    if quiet {
+        return err.exit_code();
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if json_output(requested_in_args(&args)) {
+        let rendered = err.render().to_string();
+        let message = rendered
+            .split("\n\n")
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("error: ")
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let _ = print_json(&UsageDocument {
+            error: ErrorBody {
+                exit_code: ExitCode::Usage.as_i32(),
+                kind: ErrorKind::BadInput,
+                message,
+                next: ErrorKind::BadInput.default_next().map(str::to_string),
+            },
+        });
+    }
+    ExitCode::Usage.as_i32()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_output_format_in_a_line_that_did_not_parse() {
+        let args = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            requested_in_args(&args("diagnose -o json --bogus")),
+            Some(OutputFormat::Json)
+        );
+        assert_eq!(
+            requested_in_args(&args("--output=json stuck")),
+            Some(OutputFormat::Json)
+        );
+        assert_eq!(
+            requested_in_args(&args("-ojson x")),
+            Some(OutputFormat::Json)
+        );
+        assert_eq!(
+            requested_in_args(&args("-o table x")),
+            Some(OutputFormat::Table)
+        );
+        assert_eq!(requested_in_args(&args("stuck --bogus")), None);
+    }
+}
