@@ -103,11 +103,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -153,11 +153,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -199,11 +199,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -277,11 +277,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -319,11 +319,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -423,11 +423,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -643,11 +643,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -685,11 +685,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -779,11 +779,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -833,11 +833,11 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json openmetrics" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json markdown openmetrics" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -28,6 +28,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -53,6 +54,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -77,6 +79,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -94,6 +97,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -117,6 +121,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -162,6 +167,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -180,6 +186,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -200,6 +207,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -214,6 +222,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
@@ -232,6 +241,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
+markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
 openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''

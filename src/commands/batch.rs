@@ -114,6 +114,11 @@ fn run_each(
 }
 
 pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode> {
+    if ctx.output.markdown() {
+        return Err(exit::usage(
+            "--output markdown is for one deployment; a batch reports as table or json",
+        ));
+    }
     let ids = ids_in(&read_batch(from)?)?;
     if ids.is_empty() {
         return Err(exit::usage(format!(

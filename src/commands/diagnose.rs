@@ -9,6 +9,7 @@ use crate::db;
 use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
 use crate::model::DeploymentSnapshot;
+use crate::ui;
 use crate::ui::diagnose::{DiagnoseReport, diagnose_table};
 
 /// One consistent read of a deployment and the verdict on it.
@@ -46,6 +47,14 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
         Some(args.events)
     };
     let d = diagnose(&mut client, &args.deployment, limit, &policy)?;
+    if ctx.output.markdown() {
+        ctx.output.print(&ui::markdown::diagnose(
+            &d.snapshot,
+            &d.verdict,
+            &d.fingerprint,
+        ))?;
+        return Ok(ExitCode::Done);
+    }
     super::print(
         ctx,
         &DiagnoseReport::new(&d.snapshot, &d.verdict, &d.fingerprint, &policy),

@@ -172,6 +172,10 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
         }
     };
     let outcome = complete(&mut client, &request, args, outcome)?;
+    if ctx.output.markdown() {
+        ctx.output.print(&ui::markdown::fail_safely(&outcome))?;
+        return Ok(ExitCode::Done);
+    }
     super::print(ctx, &outcome, || {
         ui::fail_safely::outcome_text(&ctx.output, &outcome)
     })?;

@@ -38,7 +38,9 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
         deployment,
     };
     let list = history::list(&mut client, &filter, args.limit)?;
-    if ctx.output.json() {
+    if ctx.output.markdown() {
+        ctx.output.print(&ui::markdown::history(&list))?;
+    } else if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
         match ui::history::render(&list, &ctx.output) {

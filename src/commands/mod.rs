@@ -109,6 +109,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             "--output openmetrics is for `stuck` (the alerts' metrics); use table or json here",
         ));
     }
+    let reports = matches!(
+        command,
+        Command::Diagnose(_) | Command::Stuck(_) | Command::FailSafely(_) | Command::History(_)
+    );
+    if ctx.output.markdown() && !reports {
+        return Err(exit::usage(
+            "--output markdown is for diagnose, stuck, fail-safely and history; use table or json here",
+        ));
+    }
     let reader = read_only_command(command);
     let result = match command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),

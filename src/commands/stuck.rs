@@ -88,7 +88,9 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     // can release is reported, not counted.
     let actionable = full.actionable();
     let report = triage::apply_limit(full, triage.limit);
-    if ctx.output.json() {
+    if ctx.output.markdown() {
+        ctx.output.print(&ui::markdown::stuck(&report))?;
+    } else if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
         ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;

@@ -28,6 +28,9 @@ pub enum OutputFormat {
     Wide,
     /// One JSON document on stdout, for scripts.
     Json,
+    /// A compact report to paste into a ticket (diagnose, stuck,
+    /// fail-safely, history).
+    Markdown,
     /// The OpenMetrics text format, for monitoring (`stuck` only).
     Openmetrics,
 }
@@ -123,6 +126,10 @@ impl Output {
         } else {
             self.width.saturating_sub(indent)
         }
+    }
+
+    pub fn markdown(&self) -> bool {
+        self.format == OutputFormat::Markdown
     }
 
     pub fn json(&self) -> bool {

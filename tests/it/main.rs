@@ -18,6 +18,7 @@ mod history;
 mod json_docs;
 mod json_errors;
 mod layers;
+mod markdown;
 mod metrics;
 mod sandbox;
 mod schema;

@@ -1,0 +1,150 @@
+//! `--output markdown`: a compact report to paste into an incident ticket.
+//! The verdict and its evidence first, the findings, the key rows, absolute
+//! UTC times, the snapshot time, the tool version and the exact command
+//! that produced it. Database text is made visible (control characters)
+//! and escaped for markdown, so a `|` or a backtick in a payload cannot
+//! break a table or open a code span; secrets stay out exactly as in the
+//! table output (no `log` key is ever read; the command line shows no
+//! password or database URL).
+
+mod reports;
+
+pub use reports::{diagnose, fail_safely, history, stuck};
+
+use chrono::{DateTime, Utc};
+
+use super::sanitize::visible;
+use crate::db::connect::APPLICATION_NAME;
+
+/// Database (or any untrusted) text, safe inside markdown and a table
+/// cell: control characters visible, lines joined, markdown's
+/// punctuation and HTML's angle brackets escaped.
+pub fn escape(text: &str) -> String {
+    let shown = visible(text);
+    let mut out = String::with_capacity(shown.len());
+    for c in shown.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span for text of ours (commands, ids): backticks inside it are
+/// impossible to escape in markdown, so they are left out.
+pub fn code(text: &str) -> String {
+    format!("`{}`", visible(text).replace('`', "'"))
+}
+
+/// A time as every report writes it: absolute, UTC, to the second.
+pub fn at(time: DateTime<Utc>) -> String {
+    time.format("%Y-%m-%d %H:%M:%SZ").to_string()
+}
+
+/// A markdown table; every cell is escaped here.
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n", headers.join(" | "));
+    out.push_str(&format!(
+        "|{}|\n",
+        headers.iter().map(|_| "---").collect::<Vec<_>>().join("|")
+    ));
+    for row in rows {
+        let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}
+
+/// The command line that produced the report, as a shell would take it
+/// back; a database URL (which may hold a password) is never shown.
+pub fn command_line(args: &[String]) -> String {
+    let mut shown = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if skip {
+            shown.push("<redacted>".to_string());
+            skip = false;
+            continue;
+        }
+        if arg == "--database-url" {
+            skip = true;
+            shown.push(arg.clone());
+            continue;
+        }
+        if arg.starts_with("--database-url=") {
+            shown.push("--database-url=<redacted>".to_string());
+            continue;
+        }
+        shown.push(shell_quote(arg));
+    }
+    if let Some(first) = shown.first_mut() {
+        // The binary by its name, not the path it was run from.
+        *first = "pushleft-controller".to_string();
+    }
+    shown.join(" ")
+}
+
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
+    if plain {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+/// The footer every report ends with.
+pub fn footer(snapshot_at: DateTime<Utc>) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    format!(
+        "\n_Read at {} by {} · `{}`_\n",
+        at(snapshot_at),
+        APPLICATION_NAME,
+        command_line(&args).replace('`', "'")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_text_cannot_break_a_table_or_open_a_span() {
+        assert_eq!(escape("a|b `x` <img> *y*"), r"a\|b \`x\` &lt;img&gt; \*y\*");
+        assert_eq!(escape("line\nnext\u{1b}[2J"), r"line\\nnext\\u{1b}\[2J");
+        let t = table(&["a", "b"], &[vec!["x|y".into(), "`z`".into()]]);
+        assert_eq!(t.lines().nth(2), Some(r"| x\|y | \`z\` |"));
+    }
+
+    #[test]
+    fn the_command_line_shows_no_database_url() {
+        let args: Vec<String> = [
+            "/usr/bin/pushleft-controller",
+            "--database-url",
+            "postgresql://ops:s3cret@db1/control",
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-1 it's stuck",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let line = command_line(&args);
+        assert!(!line.contains("s3cret"), "{line}");
+        assert_eq!(
+            line,
+            r"pushleft-controller --database-url <redacted> fail-safely d0000001 --reason 'INC-1 it'\''s stuck'"
+        );
+    }
+}
