@@ -230,3 +230,71 @@ fn the_big_incident_walkthrough_works_as_the_readme_says() {
     let history = read("history.json");
     assert_eq!(history["actions"].as_array().map(Vec::len), Some(41));
 }
+
+/// The README's tour in a plain sandbox that has aged past the stale
+/// threshold (3 seconds against a 2-second --stale-after standing in for
+/// minutes against the default 2m): the outcomes the README promises.
+const TOUR: &str = r#"
+set -e
+dir="$1"
+sleep 3
+pushleft-controller stuck --output json > "$dir/stuck.json"
+pushleft-controller diagnose d0000002 --stale-after 2s --output json > "$dir/d2.json"
+pushleft-controller diagnose d0000005 --stale-after 2s --output json > "$dir/d5.json"
+pushleft-controller fail-safely d0000002 --reason "INC-4712 orphaned build lease" --dry-run --output json > "$dir/dry.json"
+pushleft-controller fail-safely d0000002 --reason "INC-4712 orphaned build lease" --yes --output json > "$dir/applied.json"
+pushleft-controller fleet list --stale-after 2s --output json > "$dir/fleet.json"
+pushleft-controller doctor --output json > "$dir/doctor.json"
+pushleft-controller history --output json > "$dir/history.json"
+pushleft-controller stuck --group-by node --output json > "$dir/groups.json"
+"#;
+
+#[test]
+fn the_readme_tour_holds_in_a_sandbox_past_the_stale_threshold() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = bin()
+        .args(["sandbox", "--", "sh", "-c", TOUR, "sh"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
+    };
+    let stuck = read("stuck.json");
+    assert_eq!(stuck["deployments_stuck"].as_array().map(Vec::len), Some(5));
+    assert_eq!(stuck["leases_orphaned"].as_array().map(Vec::len), Some(1));
+    assert_eq!(read("d2.json")["verdict"]["path"], "teardown_requested");
+    // The healthy deployment still looks healthy: its nodes heartbeat.
+    let d5 = read("d5.json");
+    assert!(
+        d5["verdict"]["headline"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("not stuck: running")),
+        "{d5:#}"
+    );
+    let problems: Vec<&serde_json::Value> = d5["verdict"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "problem")
+        .collect();
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(read("dry.json")["dry_run"], true);
+    assert_eq!(read("applied.json")["new_status"], "teardown_queued");
+    let stale: Vec<String> = read("fleet.json")["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["stale"] == true)
+        .map(|n| n["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(stale, ["build-03", "build-05", "edge-05", "edge-07"]);
+    assert_eq!(read("doctor.json")["ok"], true);
+    assert_eq!(
+        read("history.json")["actions"][0]["reason"],
+        "INC-4712 orphaned build lease"
+    );
+    assert_eq!(read("groups.json")["groups"][0]["key"], "(none)");
+}
