@@ -64,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--idempotency-key', '--idempotency-key', [CompletionResultType]::ParameterName, 'Replay key; default: derived from the deployment and the reason')
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner')
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for another transaction''s row locks')
+            [CompletionResult]::new('--reason-pattern', '--reason-pattern', [CompletionResultType]::ParameterName, 'A regular expression every --reason must match (a team''s shape for reasons, e.g. ''^[A-Z]+-[0-9]+ '')')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')

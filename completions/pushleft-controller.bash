@@ -218,7 +218,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --reason-pattern --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -245,6 +245,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason-pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -59,6 +59,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --idempotency-key 'Replay key; default: derived from the deployment and the reason'
             cand --role 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner'
             cand --lock-timeout 'How long to wait for another transaction''s row locks'
+            cand --reason-pattern 'A regular expression every --reason must match (a team''s shape for reasons, e.g. ''^[A-Z]+-[0-9]+ '')'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
             cand -o 'Output format. Default: table on a terminal, json otherwise'

@@ -58,6 +58,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idempotency-key -d 'Replay key; default: derived from the deployment and the reason' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l role -d 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l lock-timeout -d 'How long to wait for another transaction\'s row locks' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l reason-pattern -d 'A regular expression every --reason must match (a team\'s shape for reasons, e.g. \'^[A-Z]+-[0-9]+ \')' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::db::connect::ConnectOptions;
 use crate::decide::Policy;
+use crate::decide::input::reason_pattern;
 use crate::duration::parse_duration;
 pub use crate::ui::OutputFormat;
 
@@ -282,6 +283,16 @@ pub struct FailSafelyArgs {
         value_name = "DURATION"
     )]
     pub lock_timeout: Duration,
+
+    /// A regular expression every --reason must match (a team's shape for
+    /// reasons, e.g. '^[A-Z]+-[0-9]+ ').
+    #[arg(
+        long,
+        env = "PUSHLEFT_REASON_PATTERN",
+        value_parser = reason_pattern,
+        value_name = "REGEX"
+    )]
+    pub reason_pattern: Option<regex::Regex>,
 
     #[command(flatten)]
     pub staleness: StalenessArgs,

@@ -19,7 +19,7 @@ use crate::ui;
 fn request_from(args: &FailSafelyArgs) -> Result<Request> {
     Ok(Request {
         deployment: args.deployment.clone(),
-        reason: validate_reason(&args.reason)?,
+        reason: validate_reason(&args.reason, args.reason_pattern.as_ref())?,
         idempotency_key: args
             .idempotency_key
             .as_deref()
