@@ -323,6 +323,7 @@ impl StalenessArgs {
     pub fn policy(&self) -> Policy {
         Policy {
             stale_after: self.stale_after,
+            ..Policy::default()
         }
     }
 }
