@@ -12,6 +12,7 @@ pub mod path;
 pub mod policy;
 pub mod progress;
 pub mod stuck;
+pub mod triggers;
 pub mod verdict;
 
 #[cfg(test)]
