@@ -92,7 +92,7 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait sandbox doctor generate help"
+            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version diagnose fail-safely fleet stuck wait sandbox doctor generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,6 +122,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -130,7 +134,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --events --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -168,6 +172,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -176,13 +184,17 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --role --allowed-triggers --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --role)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-triggers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -210,6 +222,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -218,7 +234,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --reason-pattern --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +268,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --allowed-triggers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --stale-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -280,6 +300,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -288,7 +312,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
+            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,6 +339,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -368,7 +396,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --pool --status --stale --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -410,6 +438,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -418,7 +450,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__generate)
-            opts="-o -h -V --out-dir --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --out-dir --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -449,6 +481,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -614,7 +650,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --keep --simulate --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -644,6 +680,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -652,7 +692,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -690,6 +730,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -698,7 +742,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +781,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -6,8 +6,10 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::db::connect::ConnectOptions;
+use crate::db::sql::Schema;
 use crate::decide::Policy;
 use crate::decide::input::reason_pattern;
+use crate::decide::triggers::AllowedTriggers;
 use crate::duration::parse_duration;
 pub use crate::ui::OutputFormat;
 
@@ -102,6 +104,19 @@ pub struct GlobalArgs {
         value_name = "DURATION"
     )]
     pub idle_in_transaction_timeout: Duration,
+
+    /// The schema that holds the control plane's tables, as the catalog
+    /// spells it. Every statement names its tables with it; the search path
+    /// itself is pinned to pg_catalog, pg_temp.
+    #[arg(
+        long,
+        global = true,
+        env = "PUSHLEFT_SCHEMA",
+        default_value = Schema::DEFAULT,
+        value_parser = Schema::parse,
+        value_name = "NAME"
+    )]
+    pub schema: Schema,
 }
 
 impl GlobalArgs {
@@ -138,16 +153,21 @@ pub enum Command {
     /// what it reads under those locks (operator_failed or
     /// teardown_requested), applies exactly that change and appends one
     /// event with the reason and who did it, and proves before COMMIT that
-    /// nothing else changed. Asks before writing on a terminal; needs --yes
-    /// without one. A rerun with the same reason replays, it does not write
-    /// twice.
+    /// nothing else changed and that the database holds what was written.
+    /// Refuses a deployment that is not stuck (unless
+    /// --even-if-not-stuck), a database whose written tables carry a
+    /// trigger or rule it cannot vouch for, protecting triggers that do not
+    /// refuse, and missing foreign keys. Asks before writing on a terminal;
+    /// needs --yes without one. A rerun with the same reason replays, it
+    /// does not write twice.
     #[command(
         name = "fail-safely",
         after_help = "Examples:
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\" --dry-run
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\"
   pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" \\
-      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json"
+      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
+  pushleft-controller fail-safely d0000005 --reason \"INC-4713 retire blog\" --even-if-not-stuck"
     )]
     FailSafely(FailSafelyArgs),
 
@@ -206,9 +226,11 @@ pub enum Command {
     /// the password) and TLS, the server version, primary or standby (with
     /// replay lag), session_user and current_user, whether --role can be
     /// assumed, read and write privileges, every table and column the tool
-    /// reads, the triggers that protect the audit trail, and the session
-    /// settings in force. Runs in a read-only transaction that is rolled
-    /// back: it never writes. Exits 4 when any check fails.
+    /// reads, the foreign keys fail-safely's locking rests on, the triggers
+    /// that protect the audit trail (and that they really refuse), any
+    /// trigger or rule on the written tables fail-safely cannot vouch for,
+    /// and the session settings in force. Runs in a read-only transaction
+    /// that is rolled back: it never writes. Exits 4 when any check fails.
     #[command(after_help = "Examples:
   pushleft-controller doctor
   pushleft-controller doctor --role deploy_owner
@@ -284,6 +306,11 @@ pub struct FailSafelyArgs {
     )]
     pub lock_timeout: Duration,
 
+    /// Apply the change although the deployment is not stuck by the
+    /// alerts' definitions (e.g. running and healthy); the audit records it.
+    #[arg(long)]
+    pub even_if_not_stuck: bool,
+
     /// A regular expression every --reason must match (a team's shape for
     /// reasons, e.g. '^[A-Z]+-[0-9]+ ').
     #[arg(
@@ -295,7 +322,32 @@ pub struct FailSafelyArgs {
     pub reason_pattern: Option<regex::Regex>,
 
     #[command(flatten)]
+    pub guard: GuardArgs,
+
+    #[command(flatten)]
     pub staleness: StalenessArgs,
+}
+
+/// What the guard vouches for beyond the reference schema: shared by
+/// fail-safely and doctor.
+#[derive(Debug, Clone, Args)]
+pub struct GuardArgs {
+    /// Triggers and rules on deployments and deployment_events that this
+    /// team vouches for, comma-separated: NAME, or TABLE.NAME for one table.
+    /// Any other refuses fail-safely.
+    #[arg(
+        long,
+        env = "PUSHLEFT_ALLOWED_TRIGGERS",
+        value_delimiter = ',',
+        value_name = "NAMES"
+    )]
+    pub allowed_triggers: Vec<String>,
+}
+
+impl GuardArgs {
+    pub fn allowed(&self) -> AllowedTriggers {
+        AllowedTriggers::parse(&self.allowed_triggers)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -409,6 +461,9 @@ pub struct DoctorArgs {
     /// Also check that this role can be assumed (as fail-safely --role).
     #[arg(long, value_name = "NAME")]
     pub role: Option<String>,
+
+    #[command(flatten)]
+    pub guard: GuardArgs,
 }
 
 #[derive(Debug, Args)]

@@ -16,7 +16,7 @@ use crate::exit::{self, ExitCode};
 use crate::model::BreakGlassPath;
 use crate::ui;
 
-fn request_from(args: &FailSafelyArgs) -> Result<Request> {
+fn request_from(ctx: &Context, args: &FailSafelyArgs) -> Result<Request> {
     Ok(Request {
         deployment: args.deployment.clone(),
         reason: validate_reason(&args.reason, args.reason_pattern.as_ref())?,
@@ -35,6 +35,9 @@ fn request_from(args: &FailSafelyArgs) -> Result<Request> {
         lock_timeout: args.lock_timeout,
         policy: args.staleness.policy(),
         audit: Audit::of_this_process(),
+        schema: ctx.schema().clone(),
+        even_if_not_stuck: args.even_if_not_stuck,
+        allowed_triggers: args.guard.allowed(),
     })
 }
 
@@ -44,7 +47,7 @@ fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
 }
 
 pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
-    let request = request_from(args)?;
+    let request = request_from(ctx, args)?;
     // Without a terminal, and without --yes, nobody can confirm: refuse
     // before touching the database.
     let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
@@ -68,7 +71,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
             plan
         } else {
             ui::note(&ui::fail_safely::plan_text(&ctx.output, &plan));
-            ui::prompt::confirm_deployment(plan.deployment_id)?;
+            ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck)?;
             execute(
                 &mut client,
                 &Request {

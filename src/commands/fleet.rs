@@ -23,7 +23,12 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
         stale_only: args.stale,
     };
     let mut client = ctx.connect_for_reading()?;
-    let list = fleet::list(&mut client, &filter, args.staleness.stale_after)?;
+    let list = fleet::list(
+        &mut client,
+        ctx.schema(),
+        &filter,
+        args.staleness.stale_after,
+    )?;
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {

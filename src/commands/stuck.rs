@@ -13,6 +13,7 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     let mut client = ctx.connect_for_reading()?;
     let report = stuck::scan(
         &mut client,
+        ctx.schema(),
         StuckThresholds {
             stuck_after: args.for_,
             grace: args.grace,

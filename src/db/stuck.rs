@@ -9,7 +9,7 @@ use postgres::{Client, Row};
 use uuid::Uuid;
 
 use super::session::with_snapshot;
-use super::sql;
+use super::sql::{self, Schema};
 use crate::decide::{Asker, decide_path, next_command};
 use crate::duration::millis;
 use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
@@ -82,16 +82,23 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
 }
 
 /// Both scans in one READ ONLY REPEATABLE READ transaction: one instant.
-pub fn scan(client: &mut Client, thresholds: StuckThresholds) -> Result<StuckReport> {
+pub fn scan(
+    client: &mut Client,
+    schema: &Schema,
+    thresholds: StuckThresholds,
+) -> Result<StuckReport> {
     with_snapshot(client, |tx, at| {
         let deployments = tx
             .query(
-                sql::stuck::DEPLOYMENTS.text,
+                &sql::stuck::DEPLOYMENTS.sql(schema),
                 &[&millis(thresholds.stuck_after)],
             )
             .context("scanning for stuck deployments (sql/stuck/deployments.sql)")?;
         let leases = tx
-            .query(sql::stuck::LEASES.text, &[&millis(thresholds.grace)])
+            .query(
+                &sql::stuck::LEASES.sql(schema),
+                &[&millis(thresholds.grace)],
+            )
             .context("scanning for orphaned leases (sql/stuck/leases.sql)")?;
         Ok(StuckReport {
             deployments_stuck: deployments.iter().map(stuck_deployment).collect(),

@@ -169,6 +169,19 @@ pub fn default_key(deployment: Uuid, reason: &str) -> String {
     format!("pl1-{}", hex::encode(&h.finalize()[..16]))
 }
 
+/// The class of the advisory locks the tool takes on idempotency keys
+/// (`plk1` in ASCII): the first half of a two-key advisory lock, so that
+/// they cannot collide with a control plane's own single-key locks.
+pub const KEY_LOCK_CLASS: i32 = 0x706c_6b31;
+
+/// The advisory lock that serializes the runs with one idempotency key:
+/// the class and the first 32 bits of the key's SHA-256.
+pub fn key_lock(key: &str) -> (i32, i32) {
+    let digest = Sha256::digest(key.as_bytes());
+    let hash = i32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+    (KEY_LOCK_CLASS, hash)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +254,13 @@ mod tests {
                 .contains("not a valid regular expression")
         );
         assert!(is_bidi_control('\u{202A}') && !is_bidi_control('\u{200E}'));
+    }
+
+    #[test]
+    fn one_key_one_lock() {
+        assert_eq!(key_lock("k1"), key_lock("k1"));
+        assert_ne!(key_lock("k1").1, key_lock("k2").1);
+        assert_eq!(key_lock("k1").0, KEY_LOCK_CLASS);
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
         "  status {} → {}",
         plan.previous_status, plan.new_status
     ));
+    lines.push(stuck_line(out, plan));
     lines.push(format!(
         "  append event #{} {} {}",
         plan.event.sequence, plan.event.kind, plan.event.payload
@@ -38,6 +39,22 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
         plan.fingerprint.as_deref().unwrap_or("-")
     ));
     lines.join("\n")
+}
+
+/// Stuck or not, as the plan and the outcome say it.
+fn stuck_line(out: &Output, o: &Outcome) -> String {
+    let since = o
+        .stuck_for_seconds
+        .map(|s| format!(", no progress for {}", crate::duration::human(s)))
+        .unwrap_or_default();
+    if o.stuck {
+        format!("  stuck: yes{since}")
+    } else {
+        out.paint(
+            &format!("  stuck: NO, not stuck{since} (--even-if-not-stuck)"),
+            Paint::Warn,
+        )
+    }
 }
 
 fn headline(o: &Outcome) -> String {
@@ -77,6 +94,7 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
         lines.push(format!("  reason: {reason}"));
     }
+    lines.push(stuck_line(out, o));
     for e in &o.evidence {
         lines.push(format!("  dispatched: {}", e.detail));
     }
