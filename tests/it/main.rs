@@ -13,6 +13,7 @@ mod explain;
 mod fail_safely;
 mod faults;
 mod fleet;
+mod guard;
 mod json_docs;
 mod layers;
 mod sandbox;
