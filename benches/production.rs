@@ -183,7 +183,7 @@ fn main() -> Result<()> {
         plans::BIG_TABLES.join(", ")
     );
     let mut bad = 0;
-    for check in plans::explain_all(&mut client, huge)? {
+    for check in plans::explain_all(&mut client, &sql::Schema::public(), huge)? {
         if check.seq_scans.is_empty() {
             println!("  ok   {}", check.name);
         } else {

@@ -92,7 +92,7 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait history sandbox doctor help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version diagnose fail-safely fleet stuck wait history sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -126,6 +126,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -134,7 +138,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -176,6 +180,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -184,13 +192,17 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --role --allowed-triggers --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --role)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-triggers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -222,6 +234,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -230,7 +246,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -268,6 +284,14 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --reason-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-triggers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --stale-after)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -300,6 +324,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -308,7 +336,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
+            opts="-o -h -V --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,6 +367,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -392,7 +424,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --watch --count --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --pool --status --stale --watch --count --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -443,6 +475,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -608,7 +644,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__history)
-            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +702,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -674,7 +714,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --big-incident --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --keep --simulate --big-incident --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -708,6 +748,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,7 +760,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -802,6 +846,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --schema)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -810,7 +858,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -853,6 +901,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --idle-in-transaction-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schema)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pushleft_controller_global_optspecs
-    string join \n database-url= o/output= color= no-headers statement-timeout= connect-timeout= idle-in-transaction-timeout= h/help V/version
+    string join \n database-url= o/output= color= no-headers statement-timeout= connect-timeout= idle-in-transaction-timeout= schema= h/help V/version
 end
 
 function __fish_pushleft_controller_needs_command
@@ -36,6 +36,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s V -l version -d 'Print version'
@@ -62,6 +63,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s V -l version -d 'Print version'
@@ -74,6 +76,8 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idempotency-key -d 'Replay key; default: derived from the deployment and the reason' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l role -d 'Run the transaction as this role (SET LOCAL ROLE), e.g. the owner' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l lock-timeout -d 'How long to wait for another transaction\'s row locks' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l reason-pattern -d 'A regular expression every --reason must match (a team\'s shape for reasons, e.g. \'^[A-Z]+-[0-9]+ \')' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l allowed-triggers -d 'Triggers and rules on deployments and deployment_events that this team vouches for, comma-separated: NAME, or TABLE.NAME for one table. Any other refuses fail-safely' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
@@ -87,9 +91,11 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l keep-going -d 'With --from: go on after a deployment is refused or fails'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l dry-run -d 'Decide and check everything, then roll back and print the plan'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l even-if-not-stuck -d 'Apply the change although the deployment is not stuck by the alerts\' definitions (e.g. running and healthy); the audit records it'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s V -l version -d 'Print version'
@@ -105,6 +111,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
@@ -129,6 +136,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale -d 'Only nodes whose heartbeat is stale'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -175,6 +183,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when something is found that an operator can act on: a stuck deployment, or an orphaned lease of a deployment a break-glass path applies to (a lease only the lease reclaimer can release is shown but does not count). For cron and monitors'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -194,6 +203,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s V -l version -d 'Print version'
@@ -215,6 +225,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s V -l version -d 'Print version'
@@ -230,6 +241,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l keep -d 'Leave the sandbox running when this command ends, and print how to stop it'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l simulate -d 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l big-incident -d 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)'
@@ -237,6 +249,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l allowed-triggers -d 'Triggers and rules on deployments and deployment_events that this team vouches for, comma-separated: NAME, or TABLE.NAME for one table. Any other refuses fail-safely' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
@@ -249,6 +262,7 @@ never\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s V -l version -d 'Print version'

@@ -1,2 +1,2 @@
 -- 4. Source.
-SELECT id, verified_at FROM source_snapshots WHERE deployment_id = $1 ORDER BY id
+SELECT id, verified_at FROM :"schema".source_snapshots WHERE deployment_id = $1 ORDER BY id

@@ -2,6 +2,6 @@
 -- transaction can insert a job, an instance or an event for it (their
 -- foreign keys need a KEY SHARE lock on this row) or change its status.
 SELECT id, org_id, status, created_at, updated_at
-FROM deployments
+FROM :"schema".deployments
 WHERE id = $1
 FOR UPDATE

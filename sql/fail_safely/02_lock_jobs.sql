@@ -4,7 +4,7 @@
 SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
        lease_expires_at, payload ->> 'last_error' AS last_error,
        lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
-FROM jobs
+FROM :"schema".jobs
 WHERE deployment_id = $1
 ORDER BY created_at, id
 FOR UPDATE

@@ -4,6 +4,7 @@
 -- RowExclusiveLock: UPDATE, DELETE, INSERT). Row locks themselves are not in
 -- pg_locks, and the wait (pg_blocking_pids) is over; the table-level lock
 -- each of those statements takes names the candidates. Longest open first.
+-- $1: the schema of the control plane's tables (--schema).
 SELECT a.pid,
        a.usename::text AS usename,
        a.application_name,
@@ -18,7 +19,10 @@ WHERE a.pid <> pg_backend_pid()
                 AND l.locktype = 'relation'
                 AND l.granted
                 AND l.mode IN ('RowShareLock', 'RowExclusiveLock')
-                AND l.relation IN ('deployments'::regclass, 'jobs'::regclass,
-                                   'application_instances'::regclass))
+                AND l.relation IN (SELECT c.oid FROM pg_class c
+                                   JOIN pg_namespace n ON n.oid = c.relnamespace
+                                   WHERE n.nspname = $1
+                                     AND c.relname IN ('deployments', 'jobs',
+                                                       'application_instances')))
 ORDER BY a.xact_start
 LIMIT 3

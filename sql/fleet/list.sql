@@ -22,19 +22,19 @@ SELECT n.id,
        stale.stale,
        used.slots_used,
        hosted.instances
-FROM fleet_nodes n
+FROM :"schema".fleet_nodes n
 CROSS JOIN LATERAL (
     SELECT n.last_seen_at IS NULL
            OR n.last_seen_at < now() - $4::bigint * interval '1 millisecond' AS stale
 ) stale
 CROSS JOIN LATERAL (
     SELECT count(*) AS slots_used
-    FROM fleet_allocations a
+    FROM :"schema".fleet_allocations a
     WHERE a.node_id = n.id AND a.status IN ('reserved', 'active')
 ) used
 CROSS JOIN LATERAL (
     SELECT count(*) AS instances
-    FROM application_instances i
+    FROM :"schema".application_instances i
     WHERE i.active_node_id = n.id AND i.status <> 'removed'
 ) hosted
 WHERE ($1::text IS NULL OR n.pool = $1::text)

@@ -1,4 +1,7 @@
--- A table the tool reads ($1: its name, as the session resolves it), and
--- its kind; NULL when it does not exist.
-SELECT to_regclass($1)::oid::int8 AS oid,
-       (SELECT relkind::text FROM pg_class WHERE oid = to_regclass($1)) AS relkind
+-- A table the tool reads, by schema ($1) and name ($2), both as the
+-- catalog spells them (bound values, never spliced in); no row when there
+-- is none. A plain or a partitioned table.
+SELECT c.oid::int8 AS oid, c.relkind::text AS relkind
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1::text AND c.relname = $2::text AND c.relkind IN ('r', 'p')

@@ -18,38 +18,38 @@ SELECT d.id,
        last.occurred_at AS last_event_at,
        last.kind AS last_event_kind,
        floor(extract(epoch FROM now() - coalesce(last.occurred_at, d.created_at)))::bigint AS stuck_for_seconds,
-       (EXISTS (SELECT 1 FROM jobs j
+       (EXISTS (SELECT 1 FROM :"schema".jobs j
                 WHERE j.deployment_id = d.id
                   AND (j.target_node_id IS NOT NULL
                        OR j.lease_token IS NOT NULL
                        OR j.lease_expires_at IS NOT NULL
-                       OR EXISTS (SELECT 1 FROM agent_job_results r WHERE r.job_id = j.id)))
-        OR EXISTS (SELECT 1 FROM application_instances i
+                       OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)))
+        OR EXISTS (SELECT 1 FROM :"schema".application_instances i
                    WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched,
        ARRAY(SELECT DISTINCT n.name
-             FROM fleet_nodes n
-             WHERE n.id IN (SELECT j.target_node_id FROM jobs j
+             FROM :"schema".fleet_nodes n
+             WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
                             WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
                               AND j.status IN ('queued', 'leased')
                             UNION
-                            SELECT i.active_node_id FROM application_instances i
+                            SELECT i.active_node_id FROM :"schema".application_instances i
                             WHERE i.deployment_id = d.id AND i.status <> 'removed'
                               AND i.active_node_id IS NOT NULL)
              ORDER BY n.name) AS nodes,
        ARRAY(SELECT DISTINCT n.pool
-             FROM fleet_nodes n
-             WHERE n.id IN (SELECT j.target_node_id FROM jobs j
+             FROM :"schema".fleet_nodes n
+             WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
                             WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
                               AND j.status IN ('queued', 'leased')
                             UNION
-                            SELECT i.active_node_id FROM application_instances i
+                            SELECT i.active_node_id FROM :"schema".application_instances i
                             WHERE i.deployment_id = d.id AND i.status <> 'removed'
                               AND i.active_node_id IS NOT NULL)
              ORDER BY n.pool) AS pools
-FROM deployments d
+FROM :"schema".deployments d
 LEFT JOIN LATERAL (
     SELECT e.occurred_at, e.kind
-    FROM deployment_events e
+    FROM :"schema".deployment_events e
     WHERE e.deployment_id = d.id
     ORDER BY e.sequence DESC
     LIMIT 1

@@ -21,17 +21,17 @@ SELECT j.id AS job_id,
        floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
        j.lease_expires_at,
        floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
-       (EXISTS (SELECT 1 FROM jobs o
+       (EXISTS (SELECT 1 FROM :"schema".jobs o
                 WHERE o.deployment_id = d.id
                   AND (o.target_node_id IS NOT NULL
                        OR o.lease_token IS NOT NULL
                        OR o.lease_expires_at IS NOT NULL
-                       OR EXISTS (SELECT 1 FROM agent_job_results r WHERE r.job_id = o.id)))
-        OR EXISTS (SELECT 1 FROM application_instances i
+                       OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = o.id)))
+        OR EXISTS (SELECT 1 FROM :"schema".application_instances i
                    WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched
-FROM jobs j
-JOIN deployments d ON d.id = j.deployment_id
-LEFT JOIN fleet_nodes n ON n.id = j.target_node_id
+FROM :"schema".jobs j
+JOIN :"schema".deployments d ON d.id = j.deployment_id
+LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
 WHERE j.status = 'leased'
   AND j.lease_expires_at < now() - $1::bigint * interval '1 millisecond'
 ORDER BY j.lease_expires_at, j.id

@@ -6,6 +6,8 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 
 use crate::decide::Policy;
+use crate::decide::input::reason_pattern;
+use crate::decide::triggers::AllowedTriggers;
 use crate::duration::parse_duration;
 
 #[derive(Debug, Args)]
@@ -86,8 +88,48 @@ pub struct FailSafelyArgs {
     )]
     pub lock_timeout: Duration,
 
+    /// Apply the change although the deployment is not stuck by the
+    /// alerts' definitions (e.g. running and healthy); the audit records it.
+    #[arg(long)]
+    pub even_if_not_stuck: bool,
+
+    /// A regular expression every --reason must match (a team's shape for
+    /// reasons, e.g. '^[A-Z]+-[0-9]+ ').
+    #[arg(
+        long,
+        env = "PUSHLEFT_REASON_PATTERN",
+        value_parser = reason_pattern,
+        value_name = "REGEX"
+    )]
+    pub reason_pattern: Option<regex::Regex>,
+
+    #[command(flatten)]
+    pub guard: GuardArgs,
+
     #[command(flatten)]
     pub staleness: StalenessArgs,
+}
+
+/// What the guard vouches for beyond the reference schema: shared by
+/// fail-safely and doctor.
+#[derive(Debug, Clone, Args)]
+pub struct GuardArgs {
+    /// Triggers and rules on deployments and deployment_events that this
+    /// team vouches for, comma-separated: NAME, or TABLE.NAME for one table.
+    /// Any other refuses fail-safely.
+    #[arg(
+        long,
+        env = "PUSHLEFT_ALLOWED_TRIGGERS",
+        value_delimiter = ',',
+        value_name = "NAMES"
+    )]
+    pub allowed_triggers: Vec<String>,
+}
+
+impl GuardArgs {
+    pub fn allowed(&self) -> AllowedTriggers {
+        AllowedTriggers::parse(&self.allowed_triggers)
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -129,6 +171,7 @@ impl StalenessArgs {
     pub fn policy(&self) -> Policy {
         Policy {
             stale_after: self.stale_after,
+            ..Policy::default()
         }
     }
 }
@@ -381,6 +424,9 @@ pub struct DoctorArgs {
     /// Also check that this role can be assumed (as fail-safely --role).
     #[arg(long, value_name = "NAME")]
     pub role: Option<String>,
+
+    #[command(flatten)]
+    pub guard: GuardArgs,
 }
 
 #[derive(Debug, Args)]

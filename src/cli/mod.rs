@@ -10,6 +10,7 @@ mod args;
 pub use args::*;
 
 use crate::db::connect::ConnectOptions;
+use crate::db::sql::Schema;
 use crate::duration::parse_duration;
 pub use crate::ui::{ColorChoice, OutputFormat};
 
@@ -145,6 +146,20 @@ pub struct GlobalArgs {
         help_heading = CONNECTION
     )]
     pub idle_in_transaction_timeout: Duration,
+
+    /// The schema that holds the control plane's tables, as the catalog
+    /// spells it. Every statement names its tables with it; the search path
+    /// itself is pinned to pg_catalog, pg_temp.
+    #[arg(
+        long,
+        global = true,
+        env = "PUSHLEFT_SCHEMA",
+        default_value = Schema::DEFAULT,
+        value_parser = Schema::parse,
+        value_name = "NAME",
+        help_heading = CONNECTION
+    )]
+    pub schema: Schema,
 }
 
 impl GlobalArgs {
@@ -184,9 +199,13 @@ pub enum Command {
     /// what it reads under those locks (operator_failed or
     /// teardown_requested), applies exactly that change and appends one
     /// event with the reason and who did it, and proves before COMMIT that
-    /// nothing else changed. Asks before writing on a terminal; needs --yes
-    /// without one. A rerun with the same reason replays, it does not write
-    /// twice.
+    /// nothing else changed and that the database holds what was written.
+    /// Refuses a deployment that is not stuck (unless
+    /// --even-if-not-stuck), a database whose written tables carry a
+    /// trigger or rule it cannot vouch for, protecting triggers that do not
+    /// refuse, and missing foreign keys. Asks before writing on a terminal;
+    /// needs --yes without one. A rerun with the same reason replays, it
+    /// does not write twice.
     #[command(
         name = "fail-safely",
         after_help = "Examples:
@@ -194,6 +213,7 @@ pub enum Command {
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\"
   pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" \\
       --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
+  pushleft-controller fail-safely d0000005 --reason \"INC-4713 retire blog\" --even-if-not-stuck
   pushleft-controller stuck --node edge-07 --output json > batch.json
   pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\""
     )]
@@ -271,9 +291,11 @@ pub enum Command {
     /// the password) and TLS, the server version, primary or standby (with
     /// replay lag), session_user and current_user, whether --role can be
     /// assumed, read and write privileges, every table and column the tool
-    /// reads, the triggers that protect the audit trail, and the session
-    /// settings in force. Runs in a read-only transaction that is rolled
-    /// back: it never writes. Exits 4 when any check fails.
+    /// reads, the foreign keys fail-safely's locking rests on, the triggers
+    /// that protect the audit trail (and that they really refuse), any
+    /// trigger or rule on the written tables fail-safely cannot vouch for,
+    /// and the session settings in force. Runs in a read-only transaction
+    /// that is rolled back: it never writes. Exits 4 when any check fails.
     #[command(after_help = "Examples:
   pushleft-controller doctor
   pushleft-controller doctor --role deploy_owner

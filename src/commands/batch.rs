@@ -139,7 +139,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
     }
     let requests = ids
         .iter()
-        .map(|id| request_from(args, id))
+        .map(|id| request_from(ctx, args, id))
         .collect::<Result<Vec<_>>>()?;
     let terminal = refuse_without_terminal(args)?;
     let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();

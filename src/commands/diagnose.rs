@@ -23,11 +23,12 @@ pub struct Diagnosis {
 /// transaction and assesses it.
 pub fn diagnose(
     client: &mut postgres::Client,
+    schema: &db::sql::Schema,
     deployment: &str,
     events_limit: Option<usize>,
     policy: &Policy,
 ) -> Result<Diagnosis> {
-    let snapshot = db::snapshot::read(client, deployment, events_limit)?;
+    let snapshot = db::snapshot::read(client, schema, deployment, events_limit)?;
     let verdict = decide::assess(&snapshot, policy);
     let fingerprint = decide::fingerprint(&snapshot);
     Ok(Diagnosis {
@@ -46,7 +47,7 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     } else {
         Some(args.events)
     };
-    let d = diagnose(&mut client, &args.deployment, limit, &policy)?;
+    let d = diagnose(&mut client, ctx.schema(), &args.deployment, limit, &policy)?;
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::diagnose(
             &d.snapshot,

@@ -11,7 +11,14 @@ use crate::ui;
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitCode> {
     let settings = ctx.settings()?;
-    let report = doctor::run(&settings, args.role.as_deref());
+    let report = doctor::run(
+        &settings,
+        &doctor::Expect {
+            schema: ctx.schema().clone(),
+            role: args.role.clone(),
+            allowed_triggers: args.guard.allowed(),
+        },
+    );
     super::print(ctx, &report, || {
         ui::doctor::render(&report, &ctx.output, &settings.describe())
     })?;

@@ -18,10 +18,10 @@ use crate::ui;
 
 /// The request for one deployment of `args` (the positional one, or one
 /// of a batch).
-pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> {
+pub fn request_from(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<Request> {
     Ok(Request {
         deployment: deployment.to_string(),
-        reason: validate_reason(&args.reason)?,
+        reason: validate_reason(&args.reason, args.reason_pattern.as_ref())?,
         idempotency_key: args
             .idempotency_key
             .as_deref()
@@ -41,6 +41,9 @@ pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> 
         lock_timeout: args.lock_timeout,
         policy: args.staleness.policy(),
         audit: Audit::of_this_process(),
+        schema: ctx.schema().clone(),
+        even_if_not_stuck: args.even_if_not_stuck,
+        allowed_triggers: args.guard.allowed(),
     })
 }
 
@@ -48,13 +51,13 @@ pub fn request_from(args: &FailSafelyArgs, deployment: &str) -> Result<Request> 
 /// names the session that holds the locks.
 pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
-        .map_err(|err| name_lock_holders(client, err))
+        .map_err(|err| name_lock_holders(client, request, err))
 }
 
 /// `db::transition` turns a lock timeout into its conflict sentence
 /// ("another transaction holds deployment …"); add who that is, from
 /// pg_stat_activity, when it can be found.
-fn name_lock_holders(client: &mut Client, err: anyhow::Error) -> anyhow::Error {
+fn name_lock_holders(client: &mut Client, request: &Request, err: anyhow::Error) -> anyhow::Error {
     let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
         && err
             .to_string()
@@ -62,7 +65,7 @@ fn name_lock_holders(client: &mut Client, err: anyhow::Error) -> anyhow::Error {
     if !lock_timeout {
         return err;
     }
-    match crate::db::locks::holders(client) {
+    match crate::db::locks::holders(client, &request.schema) {
         Ok(holders) if !holders.is_empty() => exit::conflict(format!(
             "{err}. {}",
             ui::fail_safely::lock_holders_text(&holders)
@@ -114,6 +117,7 @@ fn complete(
     if outcome.replayed {
         let now = super::diagnose::diagnose(
             client,
+            &request.schema,
             &outcome.deployment_id.to_string(),
             Some(1),
             &request.policy,
@@ -143,7 +147,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
         (None, Some(deployment)) => deployment,
         (None, None) => return Err(exit::usage("give a deployment id, or --from FILE")),
     };
-    let request = request_from(args, deployment)?;
+    let request = request_from(ctx, args, deployment)?;
     refuse_without_terminal(args)?;
     let mut client = ctx.connect(request.lock_timeout)?;
     let outcome = if request.dry_run || args.yes {
@@ -160,7 +164,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
             plan
         } else {
             ui::note(&ui::fail_safely::plan_text(&ctx.output, &plan));
-            ui::prompt::confirm_deployment(plan.deployment_id)?;
+            ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck)?;
             execute(
                 &mut client,
                 &Request {

@@ -30,7 +30,7 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             interval,
             args.watch.count,
             Watched {
-                read: &mut |client| fleet::list(client, &filter, stale_after),
+                read: &mut |client| fleet::list(client, ctx.schema(), &filter, stale_after),
                 text: &|list| {
                     format!(
                         "{}\n{}",
@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
         );
     }
     let mut client = ctx.connect_for_reading()?;
-    let list = fleet::list(&mut client, &filter, stale_after)?;
+    let list = fleet::list(&mut client, ctx.schema(), &filter, stale_after)?;
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {

@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
     let deployment = match &args.deployment {
         Some(text) => {
             let mut tx = session::read_only(&mut client)?;
-            let id = resolve::resolve(&mut tx, text)?;
+            let id = resolve::resolve(&mut tx, ctx.schema(), text)?;
             tx.commit()?;
             Some(id)
         }
@@ -37,7 +37,7 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
         reason_contains: args.reason_contains.clone(),
         deployment,
     };
-    let list = history::list(&mut client, &filter, args.limit)?;
+    let list = history::list(&mut client, ctx.schema(), &filter, args.limit)?;
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::history(&list))?;
     } else if ctx.output.json() {

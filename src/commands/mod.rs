@@ -20,6 +20,7 @@ use postgres::Client;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::db::connect::{self, Settings};
+use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, Output};
 
@@ -35,6 +36,11 @@ impl Context {
             output: Output::detect(global.output, global.color, !global.no_headers),
             global,
         }
+    }
+
+    /// Where the control plane's tables are (`--schema`).
+    pub fn schema(&self) -> &Schema {
+        &self.global.schema
     }
 
     /// The connection settings (libpq rules; see `connect`). Their

@@ -68,7 +68,7 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             interval,
             args.watch.count,
             Watched {
-                read: &mut |client| Ok(triage::triage(scan(client, args)?, &triage)),
+                read: &mut |client| Ok(triage::triage(scan(ctx, client, args)?, &triage)),
                 text: &|report| ui::stuck::render(report, &ctx.output),
             },
         );
@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     let mut client = ctx.connect_for_reading()?;
     let triage = triage_of(args);
     let full = triage::triage(
-        scan(&mut client, args)?,
+        scan(ctx, &mut client, args)?,
         &Triage {
             limit: None,
             ..triage.clone()
@@ -106,9 +106,10 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     })
 }
 
-fn scan(client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {
+fn scan(ctx: &Context, client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {
     stuck::scan(
         client,
+        ctx.schema(),
         StuckThresholds {
             stuck_after: args.for_,
             grace: args.grace,
@@ -129,9 +130,14 @@ fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             group_by: None,
             ..triage_of(args)
         };
-        let report = triage::triage(scan(&mut client, args)?, &triage);
+        let report = triage::triage(scan(ctx, &mut client, args)?, &triage);
         let all_nodes = FleetFilter::default();
-        let fleet = fleet::list(&mut client, &all_nodes, Policy::default().stale_after)?;
+        let fleet = fleet::list(
+            &mut client,
+            ctx.schema(),
+            &all_nodes,
+            Policy::default().stale_after,
+        )?;
         Ok((report, fleet))
     };
     let result = read();

@@ -58,11 +58,12 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
     let mut deployment = args.deployment.clone();
     let (progress, timed_out) = loop {
-        let d = diagnose::diagnose(&mut client, &deployment, Some(1), &policy).map_err(|err| {
-            // The error goes to stderr next: no half-drawn bar above it.
-            watch.finish();
-            lost_track(err, &deployment)
-        })?;
+        let d = diagnose::diagnose(&mut client, ctx.schema(), &deployment, Some(1), &policy)
+            .map_err(|err| {
+                // The error goes to stderr next: no half-drawn bar above it.
+                watch.finish();
+                lost_track(err, &deployment)
+            })?;
         // Resolve a prefix once; later looks use the full id.
         deployment = d.snapshot.deployment.id.to_string();
         let p = decide::progress(&d.snapshot, &policy);

@@ -1,5 +1,6 @@
 //! `doctor`'s checks: can I connect, as whom, to a primary or a standby,
-//! with the schema and the protecting triggers this tool expects, and with
+//! with the schema, the foreign keys and the protecting triggers this tool
+//! expects, no trigger on the written tables it cannot vouch for, and with
 //! which session settings?
 //!
 //! Each check is one line, `ok`, `warn` or `fail`. Everything runs in one
@@ -12,8 +13,11 @@ use anyhow::{Context, Result};
 use postgres::Transaction;
 use serde::Serialize;
 
+use super::session::{Hygiene, SEARCH_PATH, apply_hygiene};
+use super::sql::Schema;
 use super::{schema_check, sql};
 use crate::db::connect::{self, Settings, SslMode, Target};
+use crate::decide::triggers::AllowedTriggers;
 
 /// The oldest server the tool is tested against.
 const MIN_SERVER_VERSION: i32 = 130_000;
@@ -64,9 +68,19 @@ impl Checks {
     }
 }
 
-/// Every check, in the documented order. `role`: also check that it can
-/// be assumed (as `fail-safely --role`).
-pub fn run(settings: &Settings, role: Option<&str>) -> Report {
+/// What doctor checks against, beyond the connection.
+#[derive(Debug, Clone, Default)]
+pub struct Expect {
+    /// Where the control plane's tables are (`--schema`).
+    pub schema: Schema,
+    /// Also check that this role can be assumed (as `fail-safely --role`).
+    pub role: Option<String>,
+    /// `PUSHLEFT_ALLOWED_TRIGGERS`, as fail-safely would use it.
+    pub allowed_triggers: AllowedTriggers,
+}
+
+/// Every check, in the documented order.
+pub fn run(settings: &Settings, expect: &Expect) -> Report {
     let mut checks = Checks::default();
     checks.push(
         "settings",
@@ -100,7 +114,7 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
                 .start()
                 .context("starting a read-only transaction")
                 .and_then(|mut tx| {
-                    let result = in_transaction(&mut tx, settings, role, &mut checks);
+                    let result = in_transaction(&mut tx, settings, expect, &mut checks);
                     // Nothing to keep: doctor never writes.
                     let rolled_back = tx.rollback().context("rolling back");
                     result.and(rolled_back)
@@ -128,23 +142,26 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
 fn in_transaction(
     tx: &mut Transaction<'_>,
     settings: &Settings,
-    role: Option<&str>,
+    expect: &Expect,
     checks: &mut Checks,
 ) -> Result<()> {
+    // The same hygiene as every transaction of the tool; what it finds is
+    // reported by the session check, not refused here.
+    let hygiene = apply_hygiene(tx)?;
     tls(tx, settings, checks)?;
     server(tx, checks)?;
     recovery(tx, checks)?;
     let (session_user, current_user) = identity(tx, checks)?;
-    let writer = match role {
+    let writer = match expect.role.as_deref() {
         Some(role) if assume_role(tx, &session_user, role, checks)? => role.to_string(),
         _ => current_user.clone(),
     };
-    let present = read_privileges(tx, &current_user, checks)?;
+    let present = read_privileges(tx, &expect.schema, &current_user, checks)?;
     if present.contains(&"deployments") && present.contains(&"deployment_events") {
-        write_privileges(tx, &writer, checks)?;
+        write_privileges(tx, &expect.schema, &writer, checks)?;
     }
-    schema(tx, checks)?;
-    session(tx, settings, checks)
+    schema(tx, expect, checks)?;
+    session(tx, settings, &hygiene, checks)
 }
 
 /// TLS in force, as the server sees it.
@@ -277,13 +294,14 @@ fn assume_role(
 /// Whether `current_user` may read every table; returns the tables present.
 fn read_privileges(
     tx: &mut Transaction<'_>,
+    schema: &Schema,
     current_user: &str,
     checks: &mut Checks,
 ) -> Result<Vec<&'static str>> {
     let mut unreadable = Vec::new();
     let mut present = Vec::new();
     for table in schema_check::tables() {
-        let row = tx.query_one(sql::doctor::TABLE_READABLE.text, &[&table])?;
+        let row = tx.query_one(sql::doctor::TABLE_READABLE.text, &[&schema.name(), &table])?;
         let (exists, readable): (bool, bool) = (row.get("present"), row.get("readable"));
         if exists {
             present.push(table);
@@ -311,8 +329,16 @@ fn read_privileges(
     Ok(present)
 }
 
-fn write_privileges(tx: &mut Transaction<'_>, writer: &str, checks: &mut Checks) -> Result<()> {
-    let row = tx.query_one(sql::doctor::WRITE_PRIVILEGES.text, &[&writer])?;
+fn write_privileges(
+    tx: &mut Transaction<'_>,
+    schema: &Schema,
+    writer: &str,
+    checks: &mut Checks,
+) -> Result<()> {
+    let row = tx.query_one(
+        sql::doctor::WRITE_PRIVILEGES.text,
+        &[&writer, &schema.name()],
+    )?;
     let (update, insert): (bool, bool) = (row.get("may_update"), row.get("may_insert"));
     if update && insert {
         checks.push(
@@ -342,19 +368,40 @@ fn write_privileges(tx: &mut Transaction<'_>, writer: &str, checks: &mut Checks)
     Ok(())
 }
 
-fn schema(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
-    let report = schema_check::check(tx)?;
+fn schema(tx: &mut Transaction<'_>, expect: &Expect, checks: &mut Checks) -> Result<()> {
+    let report = schema_check::check(tx, &expect.schema, &expect.allowed_triggers)?;
     if report.schema_ok() {
         checks.push(
             "schema",
             Status::Ok,
             format!(
-                "{} tables and {} columns as expected",
-                report.tables_checked, report.columns_checked
+                "{} tables and {} columns as expected in schema {}",
+                report.tables_checked,
+                report.columns_checked,
+                crate::decide::triggers::visible(expect.schema.name())
             ),
         );
     } else {
         checks.push("schema", Status::Fail, report.schema_problems.join("; "));
+    }
+    if report.foreign_key_problems.is_empty() {
+        checks.push(
+            "foreign keys",
+            Status::Ok,
+            format!(
+                "decide under locks holds: {}",
+                report.foreign_keys.join(", ")
+            ),
+        );
+    } else {
+        checks.push(
+            "foreign keys",
+            Status::Fail,
+            format!(
+                "{}. fail-safely refuses to write until they are back",
+                report.foreign_key_problems.join("; ")
+            ),
+        );
     }
     if report.protecting_triggers_ok() {
         let names: Vec<String> = report
@@ -366,7 +413,7 @@ fn schema(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
             "triggers",
             Status::Ok,
             format!(
-                "the audit trail is protected (BEFORE triggers enabled: {})",
+                "the audit trail is protected (BEFORE triggers enabled and refusing: {})",
                 names.join(", ")
             ),
         );
@@ -380,6 +427,35 @@ fn schema(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
             ),
         );
     }
+    if !report.unvouched.is_empty() {
+        checks.push(
+            "other triggers",
+            Status::Fail,
+            format!(
+                "fail-safely cannot vouch for: {}. A trigger or rule on the tables it writes runs \
+                 inside its transaction, as its user, where it can TRUNCATE, run DDL or reach \
+                 another database unseen; fail-safely refuses while they are there. Next step: \
+                 review them, and list the safe ones in PUSHLEFT_ALLOWED_TRIGGERS",
+                report.unvouched.join("; ")
+            ),
+        );
+    } else if !report.allowed.is_empty() {
+        checks.push(
+            "other triggers",
+            Status::Warn,
+            format!(
+                "allowed by PUSHLEFT_ALLOWED_TRIGGERS: {}; the guard still checks what they \
+                 change, but cannot see a NOTIFY or another database",
+                report.allowed.join("; ")
+            ),
+        );
+    } else {
+        checks.push(
+            "other triggers",
+            Status::Ok,
+            "no trigger or rule on deployments or deployment_events but the reference schema's own",
+        );
+    }
     Ok(())
 }
 
@@ -388,8 +464,16 @@ fn millis(duration: Duration) -> String {
     crate::duration::millis(duration).to_string()
 }
 
-/// The session settings in force, against what the tool asked for.
-fn session(tx: &mut Transaction<'_>, settings: &Settings, checks: &mut Checks) -> Result<()> {
+/// The session settings in force, against what the tool asked for at
+/// connection (the session's own values: the hygiene every transaction
+/// sets again is not what is checked here, but whether the startup options
+/// arrived).
+fn session(
+    tx: &mut Transaction<'_>,
+    settings: &Settings,
+    hygiene: &Hygiene,
+    checks: &mut Checks,
+) -> Result<()> {
     let expected = [
         ("application_name", connect::APPLICATION_NAME.to_string()),
         ("statement_timeout", millis(settings.statement_timeout())),
@@ -398,25 +482,46 @@ fn session(tx: &mut Transaction<'_>, settings: &Settings, checks: &mut Checks) -
             "idle_in_transaction_session_timeout",
             millis(settings.idle_in_transaction_timeout()),
         ),
+        ("search_path", SEARCH_PATH.replace(' ', "")),
+        ("jit", "off".to_string()),
     ];
     let mut in_force = Vec::new();
     let mut mismatched = Vec::new();
     for (name, want) in expected {
         let row = tx.query_one(sql::doctor::SETTING.text, &[&name])?;
-        let (setting, shown): (String, String) = (row.get("setting"), row.get("shown"));
+        let (setting, shown, session): (String, String, String) =
+            (row.get("setting"), row.get("shown"), row.get("reset_val"));
+        // The hygiene is set again in this transaction: what the session
+        // itself holds is what the startup options did.
+        let (value, shown) = if matches!(name, "search_path" | "jit") {
+            (session.replace(' ', ""), session)
+        } else {
+            (setting, shown)
+        };
         in_force.push(format!("{name}={shown}"));
-        if setting != want {
+        if value != want {
             mismatched.push(name);
         }
     }
-    if mismatched.is_empty() {
+    in_force.push(format!(
+        "session_replication_role={}",
+        hygiene.session_replication_role
+    ));
+    if let Some(why) = hygiene.refusal() {
+        checks.push(
+            "session",
+            Status::Fail,
+            format!("{}; {why}", in_force.join(", ")),
+        );
+    } else if mismatched.is_empty() {
         checks.push("session", Status::Ok, in_force.join(", "));
     } else {
         checks.push(
             "session",
             Status::Warn,
             format!(
-                "{}; not as asked: {} (a connection pooler may drop startup options)",
+                "{}; not as asked: {} (a connection pooler may drop startup options; every \
+                 transaction sets search_path and jit again itself)",
                 in_force.join(", "),
                 mismatched.join(", ")
             ),

@@ -8,7 +8,7 @@ use postgres::Client;
 
 use super::session::with_snapshot;
 use super::snapshot::{node_from, read_info};
-use super::sql;
+use super::sql::{self, Schema};
 use crate::duration::millis;
 use crate::model::NodeStatus;
 use crate::model::fleet::{FleetList, FleetNode, FleetScanInfo};
@@ -22,12 +22,17 @@ pub struct FleetFilter {
 }
 
 /// The fleet as of one instant.
-pub fn list(client: &mut Client, filter: &FleetFilter, stale_after: Duration) -> Result<FleetList> {
+pub fn list(
+    client: &mut Client,
+    schema: &Schema,
+    filter: &FleetFilter,
+    stale_after: Duration,
+) -> Result<FleetList> {
     with_snapshot(client, |tx, at| {
         let status = filter.status.as_ref().map(NodeStatus::as_str);
         let rows = tx
             .query(
-                sql::fleet::LIST.text,
+                &sql::fleet::LIST.sql(schema),
                 &[
                     &filter.pool,
                     &status,

@@ -9,7 +9,7 @@ use postgres::{Client, Row};
 use uuid::Uuid;
 
 use super::session::with_snapshot;
-use super::sql;
+use super::sql::{self, Schema};
 use crate::duration::millis;
 use crate::model::BreakGlassPath;
 use crate::model::history::{ActionAudit, History, HistoryReadInfo, OperatorAction};
@@ -74,13 +74,18 @@ fn action_from(row: &Row) -> OperatorAction {
 }
 
 /// The newest `limit` actions that pass `filter`.
-pub fn list(client: &mut Client, filter: &HistoryFilter, limit: usize) -> Result<History> {
+pub fn list(
+    client: &mut Client,
+    schema: &Schema,
+    filter: &HistoryFilter,
+    limit: usize,
+) -> Result<History> {
     with_snapshot(client, |tx, now| {
         // One row more than asked: whether the list was cut.
         let fetch = i64::try_from(limit).unwrap_or(i64::MAX).saturating_add(1);
         let rows = tx
             .query(
-                sql::history::OPERATOR_ACTIONS.text,
+                &sql::history::OPERATOR_ACTIONS.sql(schema),
                 &[
                     &at(filter.since),
                     &ago_ms(filter.since),

@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use postgres::Client;
 
-use super::sql;
+use super::sql::{self, Schema};
 
 /// A session holding row locks on the tables fail-safely locks.
 #[derive(Debug, Clone)]
@@ -19,9 +19,9 @@ pub struct LockHolder {
 }
 
 /// The candidates, longest open first (at most three).
-pub fn holders(client: &mut Client) -> Result<Vec<LockHolder>> {
+pub fn holders(client: &mut Client, schema: &Schema) -> Result<Vec<LockHolder>> {
     let rows = client
-        .query(sql::fail_safely::LOCK_HOLDERS.text, &[])
+        .query(sql::fail_safely::LOCK_HOLDERS.text, &[&schema.name()])
         .context("looking up who holds the locks (sql/fail_safely/30_lock_holders.sql)")?;
     Ok(rows
         .iter()

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use postgres::GenericClient;
 use uuid::Uuid;
 
-use crate::db::sql;
+use crate::db::sql::{self, Schema};
 use crate::exit;
 
 const MIN_PREFIX: usize = 4;
@@ -65,13 +65,14 @@ pub fn parse(text: &str) -> Result<IdQuery> {
 
 /// Resolves an id or prefix to exactly one existing deployment: unknown is
 /// exit 3, an ambiguous prefix exit 2 with the candidates.
-pub fn resolve(client: &mut impl GenericClient, text: &str) -> Result<Uuid> {
+pub fn resolve(client: &mut impl GenericClient, schema: &Schema, text: &str) -> Result<Uuid> {
     let (low, high, prefix) = match parse(text)? {
         IdQuery::Full(id) => (id, id, None),
         IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
     };
     let rows = client
-        .query(sql::RESOLVE_DEPLOYMENT.text, &[&low, &high])
+        .query(&sql::RESOLVE_DEPLOYMENT.sql(schema), &[&low, &high])
+        .map_err(|err| missing_table(err, schema))
         .context("looking up the deployment id")?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
     match (ids.as_slice(), prefix) {
@@ -92,6 +93,24 @@ pub fn resolve(client: &mut impl GenericClient, text: &str) -> Result<Uuid> {
             )))
         }
     }
+}
+
+/// A table that does not exist, the first time a command reaches for one:
+/// most likely the wrong schema, which the operator can fix.
+fn missing_table(err: postgres::Error, schema: &Schema) -> anyhow::Error {
+    if err
+        .as_db_error()
+        .is_some_and(|db| *db.code() == postgres::error::SqlState::UNDEFINED_TABLE)
+    {
+        return exit::usage(format!(
+            "there is no table deployments in schema `{}` ({}): give the schema that holds the \
+             control plane's tables with --schema or PUSHLEFT_SCHEMA, and check it with \
+             `pushleft-controller doctor`",
+            schema.name().escape_debug(),
+            err.as_db_error().map(|db| db.message()).unwrap_or_default()
+        ));
+    }
+    anyhow::Error::new(err)
 }
 
 #[cfg(test)]

@@ -1,21 +1,90 @@
 //! The transactions the tool opens, so every command reads the way SPEC
-//! says: one read-only snapshot for everything that only reads.
+//! says: one read-only snapshot for everything that only reads; and the
+//! session hygiene every one of them starts with (SPEC step 9).
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use postgres::{Client, Transaction};
+use postgres::{Client, GenericClient, Transaction};
 
 use super::sql;
+use crate::exit;
+
+/// The search path every transaction runs with: nothing a database user
+/// created can shadow what we call.
+pub const SEARCH_PATH: &str = "pg_catalog, pg_temp";
+
+/// The session settings in force in a transaction after [`apply_hygiene`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hygiene {
+    pub search_path: String,
+    pub jit: String,
+    pub session_replication_role: String,
+}
+
+impl Hygiene {
+    /// Why the tool must not work in this session, if it must not.
+    pub fn refusal(&self) -> Option<String> {
+        if self.session_replication_role != "origin" {
+            return Some(format!(
+                "this session runs with session_replication_role = {}: in it no trigger fires, \
+                 not even the ones that protect the audit trail, so pushleft-controller does not \
+                 work in it. It comes from the connection's options (options= in the database \
+                 URL, PGOPTIONS) or from ALTER ROLE / ALTER DATABASE ... SET; remove it and rerun. \
+                 Nothing was written",
+                self.session_replication_role
+            ));
+        }
+        let path: String = self.search_path.split_whitespace().collect();
+        if path != SEARCH_PATH.replace(' ', "") || self.jit != "off" {
+            return Some(format!(
+                "the session settings did not take effect (search_path = {}, jit = {}; asked \
+                 for search_path = {SEARCH_PATH}, jit = off), so a function or operator a \
+                 database user created could run in our place. Check for a connection pooler \
+                 or proxy rewriting SET; nothing was written",
+                self.search_path, self.jit
+            ));
+        }
+        None
+    }
+}
+
+/// Pins `search_path` and turns JIT off for the current transaction (SET
+/// LOCAL, so a pooler that dropped the startup options, or a server
+/// session someone configured, cannot undo it), and reads
+/// `session_replication_role`. Reports what is in force; [`harden`] also
+/// refuses when it is not what the tool needs.
+pub fn apply_hygiene(client: &mut impl GenericClient) -> Result<Hygiene> {
+    let row = client
+        .query_one(sql::session::HARDEN.text, &[])
+        .context("setting the session's search_path and jit (sql/session/harden.sql)")?;
+    Ok(Hygiene {
+        search_path: row.get("search_path"),
+        jit: row.get("jit"),
+        session_replication_role: row.get("session_replication_role"),
+    })
+}
+
+/// [`apply_hygiene`], refusing (exit 4) in a session where triggers do not
+/// fire or the settings did not take.
+pub fn harden(client: &mut impl GenericClient) -> Result<()> {
+    match apply_hygiene(client)?.refusal() {
+        Some(why) => Err(exit::refused(why)),
+        None => Ok(()),
+    }
+}
 
 /// Opens a read's transaction: `REPEATABLE READ READ ONLY`, so every query
-/// in it sees one instant, and the database itself refuses any write.
+/// in it sees one instant, and the database itself refuses any write; with
+/// the session hygiene in force.
 pub fn read_only(client: &mut Client) -> Result<Transaction<'_>> {
-    client
+    let mut tx = client
         .build_transaction()
         .isolation_level(postgres::IsolationLevel::RepeatableRead)
         .read_only(true)
         .start()
-        .context("opening a read-only snapshot transaction")
+        .context("opening a read-only snapshot transaction")?;
+    harden(&mut tx)?;
+    Ok(tx)
 }
 
 /// Runs `read` inside one read-only snapshot with the snapshot's `now()`,
@@ -33,4 +102,48 @@ pub fn with_snapshot<T>(
     let value = read(&mut tx, at)?;
     tx.commit().context("ending the read-only transaction")?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hygiene(path: &str, jit: &str, role: &str) -> Hygiene {
+        Hygiene {
+            search_path: path.into(),
+            jit: jit.into(),
+            session_replication_role: role.into(),
+        }
+    }
+
+    #[test]
+    fn only_origin_with_the_pinned_path_and_no_jit_is_accepted() {
+        assert_eq!(
+            hygiene("pg_catalog, pg_temp", "off", "origin").refusal(),
+            None
+        );
+        assert_eq!(
+            hygiene("pg_catalog,pg_temp", "off", "origin").refusal(),
+            None
+        );
+        let replica = hygiene("pg_catalog, pg_temp", "off", "replica")
+            .refusal()
+            .unwrap();
+        assert!(replica.contains("session_replication_role = replica"));
+        assert!(
+            hygiene("public, pg_catalog", "off", "origin")
+                .refusal()
+                .is_some()
+        );
+        assert!(
+            hygiene("pg_catalog, pg_temp", "on", "origin")
+                .refusal()
+                .is_some()
+        );
+        assert!(
+            hygiene("pg_catalog, pg_temp", "off", "local")
+                .refusal()
+                .is_some()
+        );
+    }
 }

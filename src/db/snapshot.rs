@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use postgres::{GenericClient, Row};
 use uuid::Uuid;
 
-use super::sql::{Statement, diagnose, fail_safely};
+use super::sql::{Schema, Statement, diagnose, fail_safely};
 use crate::exit;
 use crate::model::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
@@ -28,12 +28,13 @@ pub enum Mode {
 /// The rows of one section, each made into `T`.
 fn rows<T>(
     client: &mut impl GenericClient,
+    schema: &Schema,
     statement: &Statement,
     id: Uuid,
     from: impl Fn(&Row) -> T,
 ) -> Result<Vec<T>> {
     Ok(client
-        .query(statement.text, &[&id])
+        .query(&statement.sql(schema), &[&id])
         .with_context(|| format!("reading deployment {id} (sql/{})", statement.path))?
         .iter()
         .map(from)
@@ -44,6 +45,7 @@ fn rows<T>(
 /// (the count of all is always read). Not found is exit 3.
 pub fn load(
     client: &mut impl GenericClient,
+    schema: &Schema,
     id: Uuid,
     events_limit: Option<usize>,
     mode: Mode,
@@ -58,40 +60,40 @@ pub fn load(
         ),
     };
     let deployment = client
-        .query_opt(deployment_sql.text, &[&id])
+        .query_opt(&deployment_sql.sql(schema), &[&id])
         .with_context(|| format!("reading deployment {id}"))?
         .map(|row| deployment_from(&row))
         .ok_or_else(|| exit::not_found(format!("deployment {id} does not exist")))?;
-    let jobs = rows(client, jobs_sql, id, job_from)?;
-    let instances = rows(client, instances_sql, id, instance_from)?;
-    let (events, events_total) = events(client, id, events_limit)?;
+    let jobs = rows(client, schema, jobs_sql, id, job_from)?;
+    let instances = rows(client, schema, instances_sql, id, instance_from)?;
+    let (events, events_total) = events(client, schema, id, events_limit)?;
     Ok(DeploymentSnapshot {
         snapshot: info,
         deployment,
         events,
         events_total,
         jobs,
-        results: rows(client, &diagnose::RESULTS, id, result_from)?,
-        source_snapshots: rows(client, &diagnose::SOURCE_SNAPSHOTS, id, |row| {
+        results: rows(client, schema, &diagnose::RESULTS, id, result_from)?,
+        source_snapshots: rows(client, schema, &diagnose::SOURCE_SNAPSHOTS, id, |row| {
             SourceSnapshot {
                 id: row.get("id"),
                 verified_at: row.get("verified_at"),
             }
         })?,
-        release_artifacts: rows(client, &diagnose::RELEASE_ARTIFACTS, id, |row| {
+        release_artifacts: rows(client, schema, &diagnose::RELEASE_ARTIFACTS, id, |row| {
             ReleaseArtifact {
                 id: row.get("id"),
                 image: row.get("image"),
             }
         })?,
         instances,
-        allocations: rows(client, &diagnose::ALLOCATIONS, id, allocation_from)?,
-        routes: rows(client, &diagnose::ROUTES, id, |row| Route {
+        allocations: rows(client, schema, &diagnose::ALLOCATIONS, id, allocation_from)?,
+        routes: rows(client, schema, &diagnose::ROUTES, id, |row| Route {
             hostname: row.get("hostname"),
             route_generation: row.get("route_generation"),
             status: row.get("status"),
         })?,
-        network_attachments: rows(client, &diagnose::NETWORK_ATTACHMENTS, id, |row| {
+        network_attachments: rows(client, schema, &diagnose::NETWORK_ATTACHMENTS, id, |row| {
             NetworkAttachment {
                 id: row.get("id"),
                 segment: row.get("segment"),
@@ -99,7 +101,7 @@ pub fn load(
                 created_at: row.get("created_at"),
             }
         })?,
-        nodes: rows(client, &diagnose::NODES, id, node_from)?,
+        nodes: rows(client, schema, &diagnose::NODES, id, node_from)?,
     })
 }
 
@@ -107,12 +109,13 @@ pub fn load(
 /// of all of them.
 fn events(
     client: &mut impl GenericClient,
+    schema: &Schema,
     id: Uuid,
     limit: Option<usize>,
 ) -> Result<(Vec<Event>, i64)> {
     let limit = limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
     let mut events: Vec<Event> = client
-        .query(diagnose::EVENTS.text, &[&id, &limit])
+        .query(&diagnose::EVENTS.sql(schema), &[&id, &limit])
         .with_context(|| format!("reading the events of deployment {id}"))?
         .iter()
         .map(|row| Event {
@@ -127,7 +130,7 @@ fn events(
     let total = match limit {
         None => events.len() as i64,
         Some(_) => client
-            .query_one(diagnose::EVENTS_TOTAL.text, &[&id])
+            .query_one(&diagnose::EVENTS_TOTAL.sql(schema), &[&id])
             .with_context(|| format!("counting the events of deployment {id}"))?
             .get(0),
     };
@@ -229,12 +232,13 @@ pub fn node_from(row: &Row) -> Node {
 /// Reads one deployment in one read-only snapshot (id or prefix).
 pub fn read(
     client: &mut postgres::Client,
+    schema: &Schema,
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
     let mut tx = super::session::read_only(client)?;
-    let id = super::resolve::resolve(&mut tx, deployment)?;
-    let snapshot = load(&mut tx, id, events_limit, Mode::Plain)
+    let id = super::resolve::resolve(&mut tx, schema, deployment)?;
+    let snapshot = load(&mut tx, schema, id, events_limit, Mode::Plain)
         .with_context(|| format!("diagnosing deployment {id}"))?;
     // Nothing was written; ending the transaction either way is the same.
     tx.rollback()?;

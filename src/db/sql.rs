@@ -3,16 +3,110 @@
 //! `sql::diagnose::JOBS` is `sql/diagnose/04_jobs.sql`. [`ALL`] lists every
 //! one of them: the EXPLAIN check walks it, and a test fails when a file
 //! under `sql/` is missing from it.
+//!
+//! # The schema
+//!
+//! Every session runs with `search_path = pg_catalog, pg_temp` (nothing a
+//! database user created can shadow a function or an operator we call), so
+//! every statement names the control plane's tables with their schema. The
+//! schema is configurable (`--schema` / `PUSHLEFT_SCHEMA`, default
+//! `public`), and an identifier cannot be a bound parameter, so the files
+//! spell it as psql's quoted-identifier variable, `:"schema".deployments`,
+//! and [`Statement::sql`] replaces that placeholder with the validated,
+//! quoted name of a [`Schema`]: SQL stays in files, values stay bound
+//! parameters, and the one identifier that is spliced in is quoted by the
+//! one function that does it. A file run without rendering is a syntax
+//! error at the server (`:` cannot start an identifier), never a statement
+//! against whatever the search path finds. The whole-file scripts (the
+//! reference schema, the scenarios, the benchmark's data) stay plain SQL
+//! that `psql -f` loads into the schema its search path names.
+
+/// How a file names the schema of the control plane's tables: psql's
+/// quoted-identifier variable, so `psql -v schema=public -f FILE` renders
+/// it the same way.
+pub const SCHEMA_PLACEHOLDER: &str = ":\"schema\"";
+
+/// The schema that holds the control plane's tables, validated: a name as
+/// the catalog spells it (case matters, no quotes needed), 1 to 63 bytes
+/// (a longer one would be silently truncated by the server and name
+/// another schema), no control characters, not a system schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schema(String);
+
+impl Schema {
+    /// The default, as in the reference schema.
+    pub const DEFAULT: &'static str = "public";
+
+    /// Validates a schema name (for `--schema` / `PUSHLEFT_SCHEMA`).
+    pub fn parse(name: &str) -> Result<Schema, String> {
+        if name.is_empty() {
+            return Err("the schema name is empty; the default is public".to_string());
+        }
+        if name.len() > 63 {
+            return Err(format!(
+                "the schema name is {} bytes long; PostgreSQL names are at most 63 bytes",
+                name.len()
+            ));
+        }
+        if name.chars().any(char::is_control) {
+            return Err("the schema name contains a control character".to_string());
+        }
+        if name.starts_with("pg_") || name == "information_schema" {
+            return Err(format!(
+                "`{name}` is a system schema; name the schema that holds the control plane's tables"
+            ));
+        }
+        Ok(Schema(name.to_string()))
+    }
+
+    /// `public`.
+    pub fn public() -> Schema {
+        Schema(Schema::DEFAULT.to_string())
+    }
+
+    /// The name as the catalog spells it (for bound parameters such as
+    /// `pg_namespace.nspname = $1`).
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+
+    /// The name as an SQL identifier: always double-quoted, quotes doubled.
+    pub fn quoted(&self) -> String {
+        format!("\"{}\"", self.0.replace('"', "\"\""))
+    }
+}
+
+impl Default for Schema {
+    fn default() -> Schema {
+        Schema::public()
+    }
+}
+
+impl std::fmt::Display for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 /// One file under `sql/`.
 #[derive(Debug, Clone, Copy)]
 pub struct Statement {
     /// The path under `sql/`, e.g. `diagnose/04_jobs.sql`.
     pub path: &'static str,
+    /// The file as written. Statements that name tables hold
+    /// [`SCHEMA_PLACEHOLDER`]: run [`Statement::sql`], never this.
     pub text: &'static str,
     pub kind: Kind,
     /// The type of each parameter, `$1` first: what the EXPLAIN check binds.
     pub params: &'static [Param],
+}
+
+impl Statement {
+    /// The statement to run against the control plane's tables in
+    /// `schema`: the placeholder replaced by the quoted schema name.
+    pub fn sql(&self, schema: &Schema) -> String {
+        self.text.replace(SCHEMA_PLACEHOLDER, &schema.quoted())
+    }
 }
 
 /// How a file is run.
@@ -45,6 +139,8 @@ pub enum Param {
     OptUuid,
     Timestamptz,
     OptTimestamptz,
+    /// A `jsonb` value.
+    Json,
 }
 
 /// Declares one file of the registry: `file!(KIND "path" [params])`.
@@ -79,6 +175,8 @@ pub const RESOLVE_DEPLOYMENT: Statement = file!(Query "resolve_deployment.sql" [
 /// Session-level reads and `SET LOCAL`s, with values as bound parameters.
 pub mod session {
     use super::*;
+    /// Session hygiene, first in every transaction (see the file).
+    pub const HARDEN: Statement = file!(Query "session/harden.sql" []);
     pub const NOW: Statement = file!(Query "session/now.sql" []);
     pub const IN_RECOVERY: Statement = file!(Query "session/in_recovery.sql" []);
     pub const PRIMARY_CONNINFO: Statement = file!(Query "session/primary_conninfo.sql" []);
@@ -117,16 +215,25 @@ pub mod fail_safely {
     pub const LOCK_INSTANCES: Statement = file!(Query "fail_safely/03_lock_instances.sql" [Uuid]);
     pub const FIND_IDEMPOTENCY_KEY: Statement =
         file!(Query "fail_safely/04_find_idempotency_key.sql" [Text]);
+    /// $1 the tool's lock class, $2 the key's hash.
+    pub const LOCK_KEY: Statement = file!(Query "fail_safely/05_lock_key.sql" [Int4, Int4]);
+    pub const LOCK_TABLES: Statement = file!(Script "fail_safely/06_lock_tables.sql" []);
+    /// $1 the oid of deployments, $2 of deployment_events.
+    pub const WRITE_SET: Statement = file!(Query "fail_safely/07_write_set.sql" [Int8, Int8]);
     pub const MARK_FAILED: Statement = file!(Query "fail_safely/10_mark_failed.sql" [Uuid]);
     pub const REQUEST_TEARDOWN: Statement =
         file!(Query "fail_safely/11_request_teardown.sql" [Uuid]);
-    /// $1 deployment, $2 kind, $3 reason, $4 operator flag, $5 key,
-    /// $6 previous status, $7 OS user, $8 host, $9 tool.
-    pub const APPEND_EVENT: Statement = file!(Query "fail_safely/20_append_event.sql"
-        [Uuid, Text, Text, OptBool, Text, Text, Text, Text, Text]);
+    pub const WHO: Statement = file!(Query "fail_safely/19_who.sql" []);
+    /// $1 deployment id, $2 kind, $3 payload.
+    pub const APPEND_EVENT: Statement =
+        file!(Query "fail_safely/20_append_event.sql" [Uuid, Text, Json]);
+    pub const FIRE_DEFERRED: Statement = file!(Script "fail_safely/30_fire_deferred.sql" []);
+    pub const GUARD_LOCKS: Statement = file!(Query "fail_safely/31_guard_locks.sql" []);
+    /// $1 deployment id, $2 event id.
+    pub const REREAD: Statement = file!(Query "fail_safely/32_reread.sql" [Uuid, Uuid]);
     /// After a lock timeout: the sessions holding row locks on the tables
     /// fail-safely locks.
-    pub const LOCK_HOLDERS: Statement = file!(Query "fail_safely/30_lock_holders.sql" []);
+    pub const LOCK_HOLDERS: Statement = file!(Query "fail_safely/30_lock_holders.sql" [Text]);
 }
 
 /// `fleet list`.
@@ -155,13 +262,21 @@ pub mod history {
 }
 
 /// The tables, columns, key and triggers the tool relies on (catalogs only).
+/// The tables, columns, keys, triggers and rules the tool relies on
+/// (catalogs only; tables by schema and name, or by oid).
 pub mod schema_check {
     use super::*;
-    pub const TABLE_OID: Statement = file!(Query "schema_check/table_oid.sql" [Text]);
+    /// $1 schema, $2 table.
+    pub const TABLE_OID: Statement = file!(Query "schema_check/table_oid.sql" [Text, Text]);
     pub const COLUMNS: Statement = file!(Query "schema_check/columns.sql" [Int8]);
-    pub const EVENTS_UNIQUE_KEY: Statement = file!(Query "schema_check/events_unique_key.sql" []);
-    pub const BEFORE_TRIGGERS: Statement =
-        file!(Query "schema_check/before_triggers.sql" [Text, Int4]);
+    pub const EVENTS_UNIQUE_KEY: Statement =
+        file!(Query "schema_check/events_unique_key.sql" [Int8]);
+    /// $1 table, $2 its column, $3 the referenced table.
+    pub const FOREIGN_KEY: Statement =
+        file!(Query "schema_check/foreign_key.sql" [Int8, Text, Int8]);
+    pub const TREE: Statement = file!(Query "schema_check/tree.sql" [Int8]);
+    pub const TRIGGERS: Statement = file!(Query "schema_check/triggers.sql" [Int8]);
+    pub const RULES: Statement = file!(Query "schema_check/rules.sql" [Int8]);
 }
 
 /// `doctor`'s checks (catalogs and settings only).
@@ -174,8 +289,10 @@ pub mod doctor {
     pub const SAVEPOINT: Statement = file!(Script "doctor/savepoint.sql" []);
     pub const RELEASE_ROLE: Statement = file!(Script "doctor/release_role.sql" []);
     pub const ROLLBACK_ROLE: Statement = file!(Script "doctor/rollback_role.sql" []);
-    pub const TABLE_READABLE: Statement = file!(Query "doctor/table_readable.sql" [Text]);
-    pub const WRITE_PRIVILEGES: Statement = file!(Query "doctor/write_privileges.sql" [Text]);
+    /// $1 schema, $2 table.
+    pub const TABLE_READABLE: Statement = file!(Query "doctor/table_readable.sql" [Text, Text]);
+    /// $1 role, $2 schema.
+    pub const WRITE_PRIVILEGES: Statement = file!(Query "doctor/write_privileges.sql" [Text, Text]);
     pub const SETTING: Statement = file!(Query "doctor/setting.sql" [Text]);
 }
 
@@ -201,6 +318,7 @@ pub const ALL: &[&Statement] = &[
     &scripts::CONTROL_PLANE,
     &scripts::BENCH_GENERATE,
     &RESOLVE_DEPLOYMENT,
+    &session::HARDEN,
     &session::NOW,
     &session::IN_RECOVERY,
     &session::PRIMARY_CONNINFO,
@@ -224,10 +342,17 @@ pub const ALL: &[&Statement] = &[
     &fail_safely::LOCK_JOBS,
     &fail_safely::LOCK_INSTANCES,
     &fail_safely::FIND_IDEMPOTENCY_KEY,
+    &fail_safely::LOCK_KEY,
+    &fail_safely::LOCK_TABLES,
+    &fail_safely::WRITE_SET,
     &fail_safely::MARK_FAILED,
     &fail_safely::REQUEST_TEARDOWN,
+    &fail_safely::WHO,
     &fail_safely::APPEND_EVENT,
     &fail_safely::LOCK_HOLDERS,
+    &fail_safely::FIRE_DEFERRED,
+    &fail_safely::GUARD_LOCKS,
+    &fail_safely::REREAD,
     &fleet::LIST,
     &stuck::DEPLOYMENTS,
     &stuck::LEASES,
@@ -235,7 +360,10 @@ pub const ALL: &[&Statement] = &[
     &schema_check::TABLE_OID,
     &schema_check::COLUMNS,
     &schema_check::EVENTS_UNIQUE_KEY,
-    &schema_check::BEFORE_TRIGGERS,
+    &schema_check::FOREIGN_KEY,
+    &schema_check::TREE,
+    &schema_check::TRIGGERS,
+    &schema_check::RULES,
     &doctor::TLS,
     &doctor::SERVER_VERSION,
     &doctor::RECOVERY,
@@ -313,6 +441,207 @@ mod tests {
                 statement.params.len(),
                 highest
             );
+        }
+    }
+
+    /// The whole-file scripts: plain SQL that `psql -f` loads into the
+    /// schema its search path names (the reference schema must stay
+    /// loadable that way), never run by a command against a live database.
+    const LOADED_INTO_THE_SEARCH_PATH: &[&str] = &[
+        "schema.sql",
+        "control_plane.sql",
+        "bench/generate.sql",
+        "sandbox/create_database.sql",
+        "sandbox/scenarios.sql",
+        "sandbox/big_incident.sql",
+        "sandbox/simulation_session.sql",
+    ];
+
+    /// The text of a statement without comments and string literals.
+    fn code_of(text: &str) -> String {
+        let mut code = String::new();
+        for line in text.lines() {
+            let mut in_string = false;
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                if in_string {
+                    if c == '\'' {
+                        in_string = false;
+                    }
+                    continue;
+                }
+                match c {
+                    '\'' => in_string = true,
+                    '-' if chars.peek() == Some(&'-') => break,
+                    c => code.push(c),
+                }
+            }
+            code.push('\n');
+        }
+        code
+    }
+
+    /// Tokens: identifiers and keywords (with `:"schema".` kept in front of
+    /// the name it qualifies), and single punctuation characters.
+    fn tokens(code: &str) -> Vec<String> {
+        let mut tokens = Vec::new();
+        let mut rest = code;
+        while let Some(c) = rest.chars().next() {
+            if c.is_whitespace() {
+                rest = &rest[c.len_utf8()..];
+            } else if let Some(after) = rest.strip_prefix(SCHEMA_PLACEHOLDER) {
+                let after = after.strip_prefix('.').unwrap_or(after);
+                let len = after
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                tokens.push(format!("{SCHEMA_PLACEHOLDER}.{}", &after[..len]));
+                rest = &after[len..];
+            } else if c.is_alphanumeric() || c == '_' {
+                let len = rest
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .unwrap_or(rest.len());
+                tokens.push(rest[..len].to_string());
+                rest = &rest[len..];
+            } else {
+                tokens.push(c.to_string());
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        tokens
+    }
+
+    /// Every relation a statement reads or writes that is not qualified
+    /// with the schema placeholder (catalogs, CTEs, subqueries and
+    /// function calls are fine).
+    fn unqualified(text: &str) -> Vec<String> {
+        let tokens = tokens(&code_of(text));
+        let upper: Vec<String> = tokens.iter().map(|t| t.to_ascii_uppercase()).collect();
+        // Names a WITH clause defines: `WITH [RECURSIVE] a AS (`, `, b AS (`.
+        let ctes: Vec<&str> = (1..tokens.len())
+            .filter(|&i| upper[i] == "AS" && tokens.get(i + 1).is_some_and(|t| t == "("))
+            .filter(|&i| {
+                i >= 2
+                    && (upper[i - 2] == "WITH"
+                        || upper[i - 2] == "RECURSIVE"
+                        || tokens[i - 2] == ",")
+            })
+            .map(|i| tokens[i - 1].as_str())
+            .collect();
+        let mut found = Vec::new();
+        for (i, keyword) in upper.iter().enumerate() {
+            if !matches!(
+                keyword.as_str(),
+                "FROM" | "JOIN" | "UPDATE" | "INTO" | "TABLE"
+            ) {
+                continue;
+            }
+            if keyword == "UPDATE" && i > 0 && matches!(upper[i - 1].as_str(), "FOR" | "NO" | "KEY")
+            {
+                continue;
+            }
+            let mut j = i + 1;
+            while upper.get(j).is_some_and(|t| t == "LATERAL" || t == "ONLY") {
+                j += 1;
+            }
+            let Some(target) = tokens.get(j) else {
+                continue;
+            };
+            let call = tokens.get(j + 1).is_some_and(|t| t == "(");
+            // The sandbox's own schemas (its scenarios, its control plane).
+            let sandbox = matches!(target.as_str(), "sandbox" | "control_plane")
+                && tokens.get(j + 1).is_some_and(|t| t == ".");
+            let fine = target.starts_with(SCHEMA_PLACEHOLDER)
+                || sandbox
+                || target == "("
+                || target.starts_with("pg_")
+                || call
+                || ctes.contains(&target.as_str())
+                // `extract(epoch FROM …)`, `IS DISTINCT FROM …`.
+                || (keyword == "FROM"
+                    && i > 0
+                    && matches!(upper[i - 1].as_str(), "EPOCH" | "DISTINCT"));
+            if !fine {
+                found.push(target.clone());
+            }
+        }
+        // The tables of the reference schema, wherever they are named.
+        for table in crate::db::schema_check::tables() {
+            for (i, token) in tokens.iter().enumerate() {
+                let qualified = i > 0 && tokens[i - 1] == ".";
+                if token == table && !qualified {
+                    found.push(table.to_string());
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_statement_names_its_tables_with_the_schema() {
+        for statement in ALL {
+            if LOADED_INTO_THE_SEARCH_PATH.contains(&statement.path) {
+                assert!(
+                    !statement.text.contains(SCHEMA_PLACEHOLDER),
+                    "{}: a whole-file script must stay plain SQL",
+                    statement.path
+                );
+                continue;
+            }
+            let found = unqualified(statement.text);
+            assert!(
+                found.is_empty(),
+                "sql/{} names {found:?} without :\"schema\".",
+                statement.path
+            );
+        }
+    }
+
+    // (Lower case: tests/it/layers.rs takes upper-case SQL in a Rust string
+    // for a statement written outside sql/.)
+    #[test]
+    fn the_qualification_check_bites() {
+        assert_eq!(unqualified("select id from jobs where x"), ["jobs", "jobs"]);
+        assert_eq!(
+            unqualified("update deployments set status = 'jobs'"),
+            ["deployments", "deployments"]
+        );
+        assert!(
+            unqualified(
+                "with t as (select 1) select a from :\"schema\".jobs j join t on true \
+                 join lateral (select 1) x on true, pg_class c, unnest($1) u \
+                 where extract(epoch from now()) > 0 -- from jobs\nfor update"
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            unqualified("insert into public.deployment_events select 1"),
+            ["public"]
+        );
+    }
+
+    #[test]
+    fn statements_render_for_a_schema() {
+        let ops = Schema::parse("Ops \"x\"").unwrap();
+        assert_eq!(ops.quoted(), "\"Ops \"\"x\"\"\"");
+        let rendered = diagnose::JOBS.sql(&ops);
+        assert!(
+            rendered.contains("FROM \"Ops \"\"x\"\"\".jobs"),
+            "{rendered}"
+        );
+        assert!(!rendered.contains(SCHEMA_PLACEHOLDER));
+        assert!(
+            diagnose::JOBS
+                .sql(&Schema::public())
+                .contains("\"public\".jobs")
+        );
+        for bad in [
+            "",
+            "pg_catalog",
+            "information_schema",
+            "a\u{1b}b",
+            &"x".repeat(64),
+        ] {
+            assert!(Schema::parse(bad).is_err(), "{bad:?}");
         }
     }
 }

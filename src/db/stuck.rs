@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::session::with_snapshot;
 use super::snapshot::read_info;
-use super::sql;
+use super::sql::{self, Schema};
 use crate::decide::scan;
 use crate::duration::millis;
 use crate::model::DeploymentStatus;
@@ -77,16 +77,23 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
 }
 
 /// Both scans in one READ ONLY REPEATABLE READ transaction: one instant.
-pub fn scan(client: &mut Client, thresholds: StuckThresholds) -> Result<StuckReport> {
+pub fn scan(
+    client: &mut Client,
+    schema: &Schema,
+    thresholds: StuckThresholds,
+) -> Result<StuckReport> {
     with_snapshot(client, |tx, at| {
         let deployments = tx
             .query(
-                sql::stuck::DEPLOYMENTS.text,
+                &sql::stuck::DEPLOYMENTS.sql(schema),
                 &[&millis(thresholds.stuck_after)],
             )
             .context("scanning for stuck deployments (sql/stuck/deployments.sql)")?;
         let leases = tx
-            .query(sql::stuck::LEASES.text, &[&millis(thresholds.grace)])
+            .query(
+                &sql::stuck::LEASES.sql(schema),
+                &[&millis(thresholds.grace)],
+            )
             .context("scanning for orphaned leases (sql/stuck/leases.sql)")?;
         let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
         Ok(StuckReport {

@@ -1,41 +1,140 @@
-//! The guard's rule (SPEC step 5), pure: given the per-table tuple counters
-//! read at the start and just before COMMIT, did the transaction change
-//! exactly one `deployments` row and insert exactly one event, and nothing
-//! else anywhere?
+//! The guard's rules (SPEC step 5), pure: given what the transaction did
+//! by the server's own accounts, did it change exactly one `deployments`
+//! row and insert exactly one event, and nothing else anywhere?
+//!
+//! Two accounts, both of this backend's transaction only:
+//!
+//! - the per-transaction tuple counters of every table, catalogs included
+//!   (`pg_stat_xact_all_tables`), read at the start and just before COMMIT
+//!   and compared as a delta (on PostgreSQL 15 they also carry
+//!   not-yet-flushed counts of earlier transactions, so absolute values
+//!   lie). Counting the catalogs makes DDL, a TRUNCATE (a new relfilenode
+//!   in `pg_class`) and `CREATE ROLE` visible, not only row writes; the
+//!   written tables count with all their partitions;
+//! - the locks the transaction holds (`pg_locks`): anything stronger than
+//!   a read lock on a relation outside the two written tables (a TRUNCATE,
+//!   DDL, `LOCK TABLE`, a sequence advanced by `nextval`).
+//!
+//! What neither account sees (another database reached through dblink, a
+//! NOTIFY) is kept out instead: fail-safely refuses when the written
+//! tables carry a trigger or rule it cannot vouch for (`triggers`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The tables the guard allows to change, and by how much.
-pub const DEPLOYMENTS: &str = "public.deployments";
-pub const EVENTS: &str = "public.deployment_events";
+/// Per relation (its oid): its name (`schema.name`) and the rows inserted,
+/// updated and deleted in this transaction.
+pub type Counters = BTreeMap<i64, (String, [i64; 3])>;
 
-/// Per table (`schema.name`): rows inserted, updated, deleted.
-pub type Counters = BTreeMap<String, [i64; 3]>;
+/// The relations the transaction may write: the partition (or
+/// inheritance) trees of the two tables, their TOAST tables and all their
+/// indexes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteSet {
+    /// `schema.deployments`, for messages.
+    pub deployments_name: String,
+    /// `schema.deployment_events`, for messages.
+    pub events_name: String,
+    /// The tables of the `deployments` tree (itself, its partitions).
+    pub deployments: BTreeSet<i64>,
+    /// The tables of the `deployment_events` tree.
+    pub events: BTreeSet<i64>,
+    /// The TOAST tables of both trees (a long reason is stored there).
+    pub toast: BTreeSet<i64>,
+    /// Every relation above, with the indexes of all of them.
+    pub all: BTreeSet<i64>,
+}
+
+fn delta(before: &Counters, relid: i64, now: [i64; 3]) -> [i64; 3] {
+    let was = before.get(&relid).map(|(_, c)| *c).unwrap_or([0, 0, 0]);
+    [now[0] - was[0], now[1] - was[1], now[2] - was[2]]
+}
+
+fn counts(d: [i64; 3]) -> String {
+    format!("{} inserted, {} updated, {} deleted", d[0], d[1], d[2])
+}
 
 /// `Ok` when the delta is exactly the runbook's change, else every table
 /// that changed otherwise, in words.
-pub fn check_guard(before: &Counters, after: &Counters) -> Result<(), String> {
+pub fn check_guard(before: &Counters, after: &Counters, set: &WriteSet) -> Result<(), String> {
     let mut violations = Vec::new();
-    for (table, now) in after {
-        let was = before.get(table).copied().unwrap_or([0, 0, 0]);
-        let delta = [now[0] - was[0], now[1] - was[1], now[2] - was[2]];
-        let allowed = match table.as_str() {
-            DEPLOYMENTS => [0, 1, 0],
-            EVENTS => [1, 0, 0],
-            _ => [0, 0, 0],
-        };
-        if delta != allowed {
+    let mut groups = [
+        (
+            &set.deployments,
+            &set.deployments_name,
+            [0i64, 1, 0],
+            [0i64; 3],
+        ),
+        (&set.events, &set.events_name, [1, 0, 0], [0; 3]),
+    ];
+    for (&relid, (name, now)) in after {
+        let d = delta(before, relid, *now);
+        if d == [0, 0, 0] {
+            continue;
+        }
+        if let Some(group) = groups.iter_mut().find(|g| g.0.contains(&relid)) {
+            for (sum, part) in group.3.iter_mut().zip(d) {
+                *sum += part;
+            }
+        } else if set.toast.contains(&relid) {
+            // A long reason is stored out of line: inserts only.
+            if d[1] != 0 || d[2] != 0 {
+                violations.push(format!("{name} ({})", counts(d)));
+            }
+        } else {
+            let why = if name.starts_with("pg_catalog.") || name.starts_with("pg_toast.") {
+                ": DDL, a TRUNCATE or a new role"
+            } else {
+                ""
+            };
+            violations.push(format!("{name} ({}; allowed 0 / 0 / 0){why}", counts(d)));
+        }
+    }
+    for (_, name, allowed, sum) in groups {
+        if sum != allowed {
             violations.push(format!(
-                "{table} ({} inserted, {} updated, {} deleted; allowed {} / {} / {})",
-                delta[0], delta[1], delta[2], allowed[0], allowed[1], allowed[2]
+                "{name} ({}; allowed {} / {} / {})",
+                counts(sum),
+                allowed[0],
+                allowed[1],
+                allowed[2]
             ));
         }
     }
-    for (table, allowed) in [(DEPLOYMENTS, "1 updated"), (EVENTS, "1 inserted")] {
-        if !after.contains_key(table) {
-            violations.push(format!("{table} (no change recorded; expected {allowed})"));
-        }
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(violations.join("; "))
     }
+}
+
+/// A lock this backend holds on a relation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldLock {
+    pub relid: i64,
+    /// `schema.name` (or the oid when the relation is gone).
+    pub name: String,
+    /// `pg_class.relkind`.
+    pub kind: String,
+    pub mode: String,
+}
+
+/// `Ok` unless the transaction holds more than a read lock on a relation
+/// outside the write set, or more than ROW EXCLUSIVE inside it.
+pub fn check_locks(locks: &[HeldLock], set: &WriteSet) -> Result<(), String> {
+    let violations: Vec<String> = locks
+        .iter()
+        .filter(|l| !matches!(l.mode.as_str(), "AccessShareLock" | "RowShareLock"))
+        .filter(|l| !(l.mode == "RowExclusiveLock" && set.all.contains(&l.relid)))
+        .map(|l| {
+            let (what, why) = match (l.kind.as_str(), l.mode.as_str()) {
+                ("S", _) => ("sequence", "a sequence was advanced (nextval)"),
+                (_, "RowExclusiveLock") => ("relation", "a write"),
+                ("i", _) => ("index", "DDL or a TRUNCATE"),
+                _ => ("table", "DDL, a TRUNCATE or LOCK TABLE"),
+            };
+            format!("{} ({what}) is held in {}: {why}", l.name, l.mode)
+        })
+        .collect();
     if violations.is_empty() {
         Ok(())
     } else {
@@ -47,29 +146,114 @@ pub fn check_guard(before: &Counters, after: &Counters) -> Result<(), String> {
 mod tests {
     use super::*;
 
+    const DEPLOYMENTS: i64 = 100;
+    const EVENTS: i64 = 200;
+    const EVENTS_P2: i64 = 202;
+    const JOBS: i64 = 300;
+    const PG_CLASS: i64 = 1259;
+
+    fn set() -> WriteSet {
+        WriteSet {
+            deployments_name: "public.deployments".into(),
+            events_name: "public.deployment_events".into(),
+            deployments: [DEPLOYMENTS].into(),
+            events: [EVENTS, 201, EVENTS_P2].into(),
+            toast: [900].into(),
+            all: [DEPLOYMENTS, EVENTS, 201, EVENTS_P2, 900, 101, 901].into(),
+        }
+    }
+
+    fn counters(rows: &[(i64, &str, [i64; 3])]) -> Counters {
+        rows.iter()
+            .map(|(id, name, c)| (*id, (name.to_string(), *c)))
+            .collect()
+    }
+
     #[test]
     fn the_guard_allows_exactly_one_update_and_one_insert() {
-        let before: Counters = [
-            (DEPLOYMENTS.to_string(), [0, 5, 0]),
-            ("public.jobs".to_string(), [1, 1, 0]),
-        ]
-        .into();
+        let before = counters(&[
+            (DEPLOYMENTS, "public.deployments", [0, 5, 0]),
+            (JOBS, "public.jobs", [1, 1, 0]),
+        ]);
         let mut after = before.clone();
-        after.insert(DEPLOYMENTS.to_string(), [0, 6, 0]);
-        after.insert(EVENTS.to_string(), [1, 0, 0]);
-        assert!(check_guard(&before, &after).is_ok());
+        after.insert(DEPLOYMENTS, ("public.deployments".into(), [0, 6, 0]));
+        // The event landed in a partition.
+        after.insert(EVENTS_P2, ("public.deployment_events_p2".into(), [1, 0, 0]));
+        after.insert(900, ("pg_toast.pg_toast_200".into(), [3, 0, 0]));
+        assert_eq!(check_guard(&before, &after, &set()), Ok(()));
 
         let mut jobs_touched = after.clone();
-        jobs_touched.insert("public.jobs".to_string(), [1, 2, 0]);
-        let err = check_guard(&before, &jobs_touched).unwrap_err();
-        assert!(err.contains("public.jobs"), "{err}");
+        jobs_touched.insert(JOBS, ("public.jobs".into(), [1, 2, 0]));
+        let err = check_guard(&before, &jobs_touched, &set()).unwrap_err();
+        assert!(err.contains("public.jobs (0 inserted, 1 updated"), "{err}");
 
         let mut two_events = after.clone();
-        two_events.insert(EVENTS.to_string(), [2, 0, 0]);
-        assert!(check_guard(&before, &two_events).is_err());
+        two_events.insert(EVENTS, ("public.deployment_events".into(), [1, 0, 0]));
+        let err = check_guard(&before, &two_events, &set()).unwrap_err();
+        assert!(
+            err.contains("public.deployment_events (2 inserted"),
+            "{err}"
+        );
+
+        let mut ddl = after.clone();
+        ddl.insert(PG_CLASS, ("pg_catalog.pg_class".into(), [0, 1, 0]));
+        let err = check_guard(&before, &ddl, &set()).unwrap_err();
+        assert!(
+            err.contains("pg_catalog.pg_class") && err.contains("DDL"),
+            "{err}"
+        );
 
         let mut no_update = after;
-        no_update.insert(DEPLOYMENTS.to_string(), [0, 5, 0]);
-        assert!(check_guard(&before, &no_update).is_err());
+        no_update.insert(DEPLOYMENTS, ("public.deployments".into(), [0, 5, 0]));
+        let err = check_guard(&before, &no_update, &set()).unwrap_err();
+        assert!(
+            err.contains("public.deployments (0 inserted, 0 updated"),
+            "{err}"
+        );
+    }
+
+    fn lock(relid: i64, name: &str, kind: &str, mode: &str) -> HeldLock {
+        HeldLock {
+            relid,
+            name: name.into(),
+            kind: kind.into(),
+            mode: mode.into(),
+        }
+    }
+
+    #[test]
+    fn only_read_locks_outside_the_write_set() {
+        let ours = [
+            lock(DEPLOYMENTS, "public.deployments", "r", "RowExclusiveLock"),
+            lock(101, "public.deployments_pkey", "i", "RowExclusiveLock"),
+            lock(JOBS, "public.jobs", "r", "RowShareLock"),
+            lock(PG_CLASS, "pg_catalog.pg_class", "r", "AccessShareLock"),
+        ];
+        assert_eq!(check_locks(&ours, &set()), Ok(()));
+        for (extra, says) in [
+            (lock(7, "public.s", "S", "RowExclusiveLock"), "nextval"),
+            (
+                lock(JOBS, "public.jobs", "r", "AccessExclusiveLock"),
+                "TRUNCATE",
+            ),
+            (
+                lock(JOBS, "public.jobs", "r", "RowExclusiveLock"),
+                "a write",
+            ),
+            (
+                lock(
+                    DEPLOYMENTS,
+                    "public.deployments",
+                    "r",
+                    "ShareRowExclusiveLock",
+                ),
+                "DDL",
+            ),
+        ] {
+            let mut locks = ours.to_vec();
+            locks.push(extra);
+            let err = check_locks(&locks, &set()).unwrap_err();
+            assert!(err.contains(says), "{err}");
+        }
     }
 }

@@ -9,27 +9,142 @@ use crate::exit;
 /// Longest reason accepted (characters).
 pub const MAX_REASON: usize = 2000;
 
-/// Validates the reason: trimmed; not empty, not over 2,000 characters, no
-/// NUL byte (PostgreSQL text cannot hold one).
-pub fn validate_reason(raw: &str) -> anyhow::Result<String> {
+/// Shortest reason accepted (characters): room for a ticket at least.
+pub const MIN_REASON: usize = 4;
+
+/// An example of a good reason, for the messages.
+const EXAMPLE: &str = "--reason \"INC-4711 stuck queued since 02:10\"";
+
+/// Unicode's bidirectional embedding, override and isolate characters
+/// (U+202A-U+202E, U+2066-U+2069): they make text display in another order
+/// than it is stored, so an audit entry could read differently from what
+/// it says.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The name of a character a message points at: `U+001B`.
+fn code_point(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// A placeholder left in place of the reason: the runbook's (and the
+/// `next:` line's) `<ticket and reason>`, anything in angle brackets, or
+/// shell variables that were never expanded (`'$TICKET: $WHY'`).
+fn is_placeholder(reason: &str) -> bool {
+    let lower = reason.to_lowercase();
+    if (reason.starts_with('<') && reason.ends_with('>'))
+        || lower.contains("<ticket")
+        || lower.contains("<reason")
+    {
+        return true;
+    }
+    // Without its $NAME / ${NAME} words, is anything left but punctuation?
+    let mut rest = String::new();
+    let mut variables = 0;
+    let mut chars = reason.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$'
+            && chars
+                .peek()
+                .is_some_and(|n| *n == '{' || n.is_alphabetic() || *n == '_')
+        {
+            variables += 1;
+            if chars.peek() == Some(&'{') {
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        break;
+                    }
+                }
+            } else {
+                while chars
+                    .peek()
+                    .is_some_and(|n| n.is_alphanumeric() || *n == '_')
+                {
+                    chars.next();
+                }
+            }
+        } else {
+            rest.push(c);
+        }
+    }
+    variables > 0 && !rest.chars().any(char::is_alphanumeric)
+}
+
+/// Validates the reason the audit keeps (SPEC "The reason"): trimmed; 4 to
+/// 2,000 characters; no control characters but newlines; no bidirectional
+/// override or isolate characters; not a placeholder; and, when the team
+/// requires one (`PUSHLEFT_REASON_PATTERN`), matching `pattern`. Anything
+/// else is exit 2, naming the rule that was broken.
+pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Result<String> {
     let reason = raw.trim();
     if reason.is_empty() {
-        return Err(exit::usage(
-            "--reason is empty: give the ticket and the reason, e.g. --reason \"INC-4711 stuck queued since 02:10\"",
-        ));
+        return Err(exit::usage(format!(
+            "--reason is empty: give the ticket and the reason, e.g. {EXAMPLE}"
+        )));
     }
     if reason.contains('\0') {
         return Err(exit::usage(
             "--reason contains a NUL byte, which cannot be stored; remove it",
         ));
     }
+    for (at, c) in reason.chars().enumerate() {
+        if c.is_control() && c != '\n' {
+            return Err(exit::usage(format!(
+                "--reason contains the control character {} at character {}: only newlines \
+                 are allowed (an escape sequence or a carriage return would be stored and \
+                 replayed to every terminal that shows the audit); remove it",
+                code_point(c),
+                at + 1
+            )));
+        }
+        if is_bidi_control(c) {
+            return Err(exit::usage(format!(
+                "--reason contains {} at character {}, a bidirectional override or isolate \
+                 character that makes text display in another order than it is stored; remove it",
+                code_point(c),
+                at + 1
+            )));
+        }
+    }
     let chars = reason.chars().count();
+    if chars < MIN_REASON {
+        return Err(exit::usage(format!(
+            "--reason is {chars} character{} long; give at least {MIN_REASON}: the ticket and \
+             the reason, e.g. {EXAMPLE}",
+            if chars == 1 { "" } else { "s" }
+        )));
+    }
     if chars > MAX_REASON {
         return Err(exit::usage(format!(
             "--reason is {chars} characters long; at most {MAX_REASON} are allowed (link the details from the ticket)"
         )));
     }
+    if is_placeholder(reason) {
+        return Err(exit::usage(format!(
+            "--reason `{}` is a placeholder: replace it with the ticket and the reason, e.g. {EXAMPLE}",
+            reason.escape_debug()
+        )));
+    }
+    if let Some(pattern) = pattern
+        && !pattern.is_match(reason)
+    {
+        return Err(exit::usage(format!(
+            "--reason does not match the pattern this team requires (PUSHLEFT_REASON_PATTERN \
+             or --reason-pattern: `{}`); write it in that shape, e.g. the ticket first",
+            pattern.as_str().escape_debug()
+        )));
+    }
     Ok(reason.to_string())
+}
+
+/// Compiles `PUSHLEFT_REASON_PATTERN` / `--reason-pattern` (for clap: an
+/// invalid one is a usage error naming the problem).
+pub fn reason_pattern(text: &str) -> Result<regex::Regex, String> {
+    regex::RegexBuilder::new(text)
+        .size_limit(1 << 20)
+        .build()
+        .map_err(|err| format!("not a valid regular expression: {err}"))
 }
 
 /// Validates an explicit `--idempotency-key`.
@@ -68,6 +183,19 @@ pub fn default_key(deployment: Uuid, reason: &str) -> String {
     format!("pl1-{}", hex::encode(&h.finalize()[..16]))
 }
 
+/// The class of the advisory locks the tool takes on idempotency keys
+/// (`plk1` in ASCII): the first half of a two-key advisory lock, so that
+/// they cannot collide with a control plane's own single-key locks.
+pub const KEY_LOCK_CLASS: i32 = 0x706c_6b31;
+
+/// The advisory lock that serializes the runs with one idempotency key:
+/// the class and the first 32 bits of the key's SHA-256.
+pub fn key_lock(key: &str) -> (i32, i32) {
+    let digest = Sha256::digest(key.as_bytes());
+    let hash = i32::from_be_bytes([digest[0], digest[1], digest[2], digest[3]]);
+    (KEY_LOCK_CLASS, hash)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,18 +203,78 @@ mod tests {
 
     #[test]
     fn reasons_are_trimmed_and_bounded() {
-        assert_eq!(validate_reason("  INC-1 stuck \n").unwrap(), "INC-1 stuck");
+        assert_eq!(
+            validate_reason("  INC-1 stuck \n", None).unwrap(),
+            "INC-1 stuck"
+        );
         for bad in ["", "   \t\n", "a\0b"] {
-            let err = validate_reason(bad).unwrap_err();
+            let err = validate_reason(bad, None).unwrap_err();
             assert_eq!(exit::code_for(&err), ExitCode::Usage, "{bad:?}");
         }
-        assert!(validate_reason(&"x".repeat(MAX_REASON)).is_ok());
-        assert!(validate_reason(&"x".repeat(MAX_REASON + 1)).is_err());
+        assert!(validate_reason(&"x".repeat(MAX_REASON), None).is_ok());
+        assert!(validate_reason(&"x".repeat(MAX_REASON + 1), None).is_err());
         // Quotes and SQL are just text.
         assert_eq!(
-            validate_reason("'; DROP TABLE jobs; --").unwrap(),
+            validate_reason("'; DROP TABLE jobs; --", None).unwrap(),
             "'; DROP TABLE jobs; --"
         );
+    }
+
+    fn broken_rule(reason: &str, pattern: Option<&regex::Regex>) -> String {
+        let err = validate_reason(reason, pattern).unwrap_err();
+        assert_eq!(exit::code_for(&err), ExitCode::Usage, "{reason:?}");
+        err.to_string()
+    }
+
+    #[test]
+    fn each_reason_rule_names_itself() {
+        assert!(broken_rule("x", None).contains("is 1 character long; give at least 4"));
+        assert!(broken_rule("abc", None).contains("3 characters"));
+        assert!(validate_reason("INC1", None).is_ok());
+        for (reason, says) in [
+            ("INC-1 \u{1b}[2J cleared", "U+001B at character 7"),
+            ("INC-1 ring\u{7}", "U+0007"),
+            ("INC-1 a\rb", "U+000D"),
+            ("INC-1 a\tb", "U+0009"),
+            ("INC-1 \u{202E}evil", "U+202E"),
+            ("INC-1 \u{2067}x\u{2069}", "U+2067"),
+        ] {
+            let message = broken_rule(reason, None);
+            assert!(message.contains(says), "{reason:?}: {message}");
+            assert!(!message.contains(reason), "never echoed raw: {message}");
+        }
+        assert!(validate_reason("INC-1 first line\nsecond line", None).is_ok());
+        for placeholder in [
+            "<ticket and reason>",
+            "<INC-123>",
+            "INC-1 <reason>",
+            "$TICKET: $WHY",
+            "${TICKET} - ${WHY}",
+        ] {
+            assert!(
+                broken_rule(placeholder, None).contains("is a placeholder"),
+                "{placeholder}"
+            );
+        }
+        assert!(validate_reason("INC-1 costs $5 per hour", None).is_ok());
+        let pattern = reason_pattern("^[A-Z]+-[0-9]+ ").unwrap();
+        assert!(validate_reason("INC-12 stuck", Some(&pattern)).is_ok());
+        assert!(
+            broken_rule("stuck since 02:10", Some(&pattern)).contains("PUSHLEFT_REASON_PATTERN")
+        );
+        assert!(
+            reason_pattern("(")
+                .unwrap_err()
+                .contains("not a valid regular expression")
+        );
+        assert!(is_bidi_control('\u{202A}') && !is_bidi_control('\u{200E}'));
+    }
+
+    #[test]
+    fn one_key_one_lock() {
+        assert_eq!(key_lock("k1"), key_lock("k1"));
+        assert_ne!(key_lock("k1").1, key_lock("k2").1);
+        assert_eq!(key_lock("k1").0, KEY_LOCK_CLASS);
     }
 
     #[test]

@@ -13,7 +13,9 @@ pub mod path;
 pub mod policy;
 pub mod progress;
 pub mod scan;
+pub mod stuck;
 pub mod triage;
+pub mod triggers;
 pub mod verdict;
 
 #[cfg(test)]
@@ -25,8 +27,9 @@ pub use evidence::{Evidence, dispatch_evidence};
 pub use explain::{Asker, next_command};
 pub use fingerprint::fingerprint;
 pub use path::decide_path;
-pub use policy::{Policy, STUCK_AFTER};
+pub use policy::{LEASE_GRACE, Policy, STUCK_AFTER};
 pub use progress::{Blocked, Pending, Progress, progress};
+pub use stuck::{Stuck, stuck};
 pub use verdict::{Finding, LastEvent, Severity, Verdict, assess};
 
 /// Whole seconds from `then` to `now` (negative when `then` is later).

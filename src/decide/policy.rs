@@ -7,14 +7,24 @@ use chrono::{DateTime, Utc};
 
 use crate::model::{Node, NodeStatus};
 
-/// The alert `deployment_stuck` fires after this long without an event.
+/// The alert `deployment_stuck` fires after this long without an event
+/// (`stuck --for`).
 pub const STUCK_AFTER: Duration = Duration::from_secs(30 * 60);
+
+/// The alert `job_lease_orphaned` fires for a lease expired longer ago
+/// than this (`stuck --grace`).
+pub const LEASE_GRACE: Duration = Duration::from_secs(60);
 
 /// Knobs of the assessment.
 #[derive(Debug, Clone, Copy)]
 pub struct Policy {
     /// A node whose heartbeat is older than this is stale.
     pub stale_after: Duration,
+    /// In flight with no event for this long is stuck.
+    pub stuck_after: Duration,
+    /// A lease expired longer ago than this, and not reclaimed, is
+    /// orphaned: its deployment is stuck.
+    pub lease_grace: Duration,
 }
 
 impl Policy {
@@ -37,6 +47,8 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             stale_after: Duration::from_secs(120),
+            stuck_after: STUCK_AFTER,
+            lease_grace: LEASE_GRACE,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct Verdict {
     /// Why this path.
     pub reason: String,
     pub last_event: Option<LastEvent>,
+    /// Stuck by the alerts' definitions (see `decide::stuck`): what
+    /// fail-safely requires, unless told `--even-if-not-stuck`.
+    pub stuck: bool,
     /// In flight: seconds since the last event (or creation).
     pub stuck_for_seconds: Option<i64>,
     /// The next command to run, if any.
@@ -126,6 +129,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
             occurred_at: e.occurred_at,
             age_seconds: seconds_between(now, e.occurred_at),
         }),
+        stuck: super::stuck::stuck(s, policy).stuck,
         stuck_for_seconds: status.in_flight().then_some(a.quiet_for),
         next_command: next_command(path, status, s.deployment.id, Asker::Verdict),
     }

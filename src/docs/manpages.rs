@@ -20,6 +20,8 @@ const CONNECTING: &str = include_str!("../../man/src/connecting.roff");
 const EXIT_STATUS: &str = include_str!("../../man/src/exit-status.roff");
 const ENVIRONMENT: &str = include_str!("../../man/src/environment.roff");
 const FILES: &str = include_str!("../../man/src/files.roff");
+/// What fail-safely refuses, with its messages: on its page only.
+const FAIL_SAFELY_REFUSALS: &str = include_str!("../../man/src/fail-safely-refusals.roff");
 
 /// Writes pushleft-controller.1 and one page per visible subcommand
 /// (nested ones too: pushleft-controller-fleet-list.1).
@@ -91,6 +93,9 @@ fn render(dir: &Path, cmd: &clap::Command, all: &[String]) -> Result<()> {
     }
     if let Some(json) = json::for_page(&name) {
         text.push_str(json);
+    }
+    if name == "pushleft-controller-fail-safely" {
+        text.push_str(FAIL_SAFELY_REFUSALS);
     }
     for section in [EXIT_STATUS, ENVIRONMENT, FILES] {
         text.push_str(section);

@@ -25,6 +25,7 @@ use crate::ui as output;
 /// How often the simulated control plane runs a round.
 pub const INTERVAL: Duration = Duration::from_secs(1);
 
+use crate::db::sql::Schema;
 use crate::db::sql::sandbox::{HEARTBEAT, LIVE_NODES, SIMULATION_SESSION, TICK};
 
 /// What runs in the background of a sandbox.
@@ -51,8 +52,11 @@ impl Simulation {
         let mut client = Client::connect(conninfo, NoTls)
             .context("connecting the simulated control plane to the sandbox database")?;
         client.batch_execute(SIMULATION_SESSION.text)?;
+        // The sandbox loads the reference schema into public.
+        let schema = Schema::public();
+        let heartbeat = HEARTBEAT.sql(&schema);
         let rows = client
-            .query(LIVE_NODES.text, &[])
+            .query(&LIVE_NODES.sql(&schema), &[])
             .context("finding the live nodes to heartbeat")?;
         let live: Vec<Uuid> = rows.iter().map(|row| row.get(0)).collect();
         let names: Vec<String> = rows.iter().map(|row| row.get(1)).collect();
@@ -77,12 +81,12 @@ impl Simulation {
             .name("sandbox-simulation".to_string())
             .spawn(move || {
                 let mut last_error: Option<String> = None;
-                if let Err(err) = client.execute(HEARTBEAT.text, &[&live]) {
+                if let Err(err) = client.execute(&heartbeat, &[&live]) {
                     report(&mut last_error, &err);
                 }
                 // A message, or the sender gone, ends the loop.
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
-                    let round = client.execute(HEARTBEAT.text, &[&live]).and_then(|_| {
+                    let round = client.execute(&heartbeat, &[&live]).and_then(|_| {
                         if mode == Mode::ControlPlane {
                             client.query_one(TICK.text, &[&started])?;
                         }

@@ -8,7 +8,7 @@ use postgres::types::ToSql;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::db::sql::{self, Kind, Param};
+use crate::db::sql::{self, Kind, Param, Schema};
 
 /// The tables that are big in production.
 pub const BIG_TABLES: &[&str] = &[
@@ -46,13 +46,19 @@ fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync>
         Param::OptUuid => Box::new(present.then_some(deployment)),
         Param::Timestamptz => Box::new(chrono::Utc::now()),
         Param::OptTimestamptz => Box::new(present.then(chrono::Utc::now)),
+        Param::Json => Box::new(serde_json::json!({"reason": "INC-1 explain"})),
     }
 }
 
 /// EXPLAINs every query of the SQL registry (`db::sql::ALL`, kind `Query`)
-/// with realistic parameters for `deployment`; a statement with optional
-/// parameters twice, with them absent and present.
-pub fn explain_all(client: &mut impl GenericClient, deployment: Uuid) -> Result<Vec<PlanCheck>> {
+/// as the tool runs it (rendered for `schema`) with realistic parameters
+/// for `deployment`; a statement with optional parameters twice, with them
+/// absent and present.
+pub fn explain_all(
+    client: &mut impl GenericClient,
+    schema: &Schema,
+    deployment: Uuid,
+) -> Result<Vec<PlanCheck>> {
     let mut checks = Vec::new();
     for statement in sql::ALL.iter().filter(|s| s.kind == Kind::Query) {
         let optional = statement
@@ -82,7 +88,7 @@ pub fn explain_all(client: &mut impl GenericClient, deployment: Uuid) -> Result<
             };
             let row = client
                 .query_one(
-                    &format!("EXPLAIN (FORMAT JSON) {}", statement.text),
+                    &format!("EXPLAIN (FORMAT JSON) {}", statement.sql(schema)),
                     &params,
                 )
                 .with_context(|| format!("EXPLAIN {name}"))?;

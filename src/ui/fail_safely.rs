@@ -82,6 +82,7 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
         visible(&plan.previous_status.to_string()),
         plan.new_status
     ));
+    lines.push(stuck_line(out, plan));
     lines.extend(wrap(
         &visible(&format!(
             "append event #{} {} {}",
@@ -98,6 +99,22 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
         plan.fingerprint.as_deref().unwrap_or("-")
     ));
     lines.join("\n")
+}
+
+/// Stuck or not, as the plan and the outcome say it.
+fn stuck_line(out: &Output, o: &Outcome) -> String {
+    let since = o
+        .stuck_for_seconds
+        .map(|s| format!(", no progress for {}", crate::duration::human(s)))
+        .unwrap_or_default();
+    if o.stuck {
+        format!("  stuck: yes{since}")
+    } else {
+        out.paint(
+            &format!("  stuck: NO, not stuck{since} (--even-if-not-stuck)"),
+            Paint::Warn,
+        )
+    }
 }
 
 fn headline(o: &Outcome) -> String {
@@ -143,6 +160,7 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
         lines.extend(wrap(&visible(reason), out.width, "  reason: ", "    "));
     }
+    lines.push(stuck_line(out, o));
     evidence_lines(out, o, &mut lines);
     finding_lines(out, o, &mut lines);
     if let Some(fp) = &o.fingerprint {

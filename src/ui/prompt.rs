@@ -8,12 +8,18 @@ use crate::exit;
 use crate::model::short_id;
 
 /// Asks the operator to type the deployment's short id (or the full id)
-/// back; anything else, or Ctrl-C, writes nothing.
-pub fn confirm_deployment(id: Uuid) -> Result<()> {
+/// back; anything else, or Ctrl-C, writes nothing. The prompt says whether
+/// the deployment is stuck.
+pub fn confirm_deployment(id: Uuid, stuck: bool) -> Result<()> {
     let short = short_id(id);
+    let which = if stuck {
+        "Stuck"
+    } else {
+        "NOT stuck (--even-if-not-stuck)"
+    };
     let typed: String = dialoguer::Input::new()
         .with_prompt(format!(
-            "Type the deployment's short id ({short}) to apply, anything else to abort"
+            "{which}. Type the deployment's short id ({short}) to apply, anything else to abort"
         ))
         .allow_empty(true)
         .interact_text()

@@ -80,7 +80,7 @@ fn written(db: &TestDb) -> (Vec<(String, String)>, Vec<String>) {
     let events = client
         .query(
             "SELECT deployment_id::text || ' #' || sequence || ' ' || kind || ' '
-                    || (payload #- '{audit,host}')::text
+                    || (payload #- '{audit,host}' #- '{audit,stuck_for_seconds}')::text
              FROM deployment_events
              WHERE kind IN ('operator_failed', 'teardown_requested')
              ORDER BY deployment_id, sequence",

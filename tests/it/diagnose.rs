@@ -4,6 +4,7 @@ use postgres::error::SqlState;
 use pushleft_controller::commands::diagnose;
 use pushleft_controller::db::session;
 use pushleft_controller::db::snapshot::{self, Mode};
+use pushleft_controller::db::sql::Schema;
 use pushleft_controller::decide::Policy;
 use uuid::Uuid;
 
@@ -282,7 +283,7 @@ fn the_snapshot_is_one_instant() {
     let mut other = db.client();
     let id = Uuid::parse_str(&scenario(1)).unwrap();
     let mut tx = session::read_only(&mut client).unwrap();
-    let before = snapshot::load(&mut tx, id, None, Mode::Plain).unwrap();
+    let before = snapshot::load(&mut tx, &Schema::public(), id, None, Mode::Plain).unwrap();
     assert_eq!(before.snapshot.isolation, "repeatable read");
     assert!(before.snapshot.read_only);
     // A change that touches three sections, committed while the snapshot is open.
@@ -296,7 +297,7 @@ fn the_snapshot_is_one_instant() {
              COMMIT;"
         ))
         .unwrap();
-    let during = snapshot::load(&mut tx, id, None, Mode::Plain).unwrap();
+    let during = snapshot::load(&mut tx, &Schema::public(), id, None, Mode::Plain).unwrap();
     tx.rollback().unwrap();
     // Wholly invisible inside the snapshot...
     assert_eq!(during.deployment.status, "queued");
@@ -307,7 +308,14 @@ fn the_snapshot_is_one_instant() {
         "one now() for every age"
     );
     // ...and wholly visible to the next diagnosis.
-    let after = diagnose::diagnose(&mut client, &scenario(1), None, &Policy::default()).unwrap();
+    let after = diagnose::diagnose(
+        &mut client,
+        &Schema::public(),
+        &scenario(1),
+        None,
+        &Policy::default(),
+    )
+    .unwrap();
     assert_eq!(after.snapshot.deployment.status, "building");
     assert_eq!(after.snapshot.events_total, 4);
     assert!(after.snapshot.jobs[0].target_node_id.is_some());
@@ -320,7 +328,8 @@ fn the_diagnosis_transaction_refuses_writes() {
     let mut client = db.client();
     let mut tx = session::read_only(&mut client).unwrap();
     let err = tx
-        .execute("UPDATE deployments SET status = 'failed'", &[])
+        // Qualified: the transaction's search path holds no user schema.
+        .execute("UPDATE public.deployments SET status = 'failed'", &[])
         .expect_err("a write inside diagnose's transaction");
     assert_eq!(err.code(), Some(&SqlState::READ_ONLY_SQL_TRANSACTION));
 }

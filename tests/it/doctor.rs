@@ -1,7 +1,8 @@
 //! `doctor`: all ok on the reference schema, fail (exit 4) without the
 //! protecting triggers or with an incompatible schema, never writes.
 
-use pushleft_controller::db::schema_check;
+use pushleft_controller::db::schema_check::{self, AllowedTriggers};
+use pushleft_controller::db::sql::Schema;
 
 use crate::support::{Run, TestDb};
 
@@ -79,13 +80,14 @@ fn doctor_fails_without_the_protecting_triggers() {
 
     // The same through the library, as fail-safely uses it.
     let mut client = db.client();
-    let report = schema_check::check(&mut client).unwrap();
+    let report =
+        schema_check::check(&mut client, &Schema::public(), &AllowedTriggers::default()).unwrap();
     assert!(!report.protecting_triggers_ok());
     assert!(report.schema_ok());
     assert_eq!(report.problems().len(), 2, "{:?}", report.problems());
     let mut tx = client.transaction().unwrap();
     assert!(
-        !schema_check::check(&mut tx)
+        !schema_check::check(&mut tx, &Schema::public(), &AllowedTriggers::default())
             .unwrap()
             .protecting_triggers_ok()
     );
@@ -95,7 +97,8 @@ fn doctor_fails_without_the_protecting_triggers() {
 fn schema_check_passes_the_reference_schema_and_names_what_is_off() {
     let db = TestDb::empty();
     let mut client = db.client();
-    let report = schema_check::check(&mut client).unwrap();
+    let report =
+        schema_check::check(&mut client, &Schema::public(), &AllowedTriggers::default()).unwrap();
     assert!(report.ok(), "{:?}", report.problems());
     assert!(report.protecting_triggers_ok());
     assert_eq!(report.triggers.len(), 5);
@@ -108,7 +111,8 @@ fn schema_check_passes_the_reference_schema_and_names_what_is_off() {
              DROP TABLE network_attachments;",
         )
         .unwrap();
-    let report = schema_check::check(&mut client).unwrap();
+    let report =
+        schema_check::check(&mut client, &Schema::public(), &AllowedTriggers::default()).unwrap();
     let problems = report.problems().join("\n");
     assert!(
         problems.contains("column jobs.attempt is bigint, expected integer"),

@@ -27,7 +27,7 @@ fn every_statement_is_index_backed() {
         .query_one("SELECT bench.uid(2, 1)", &[])
         .unwrap()
         .get(0);
-    let checks = plans::explain_all(&mut client, deployment).unwrap();
+    let checks = plans::explain_all(&mut client, &sql::Schema::public(), deployment).unwrap();
     assert!(checks.len() >= 20, "every statement is checked");
     let offenders: Vec<String> = checks
         .iter()

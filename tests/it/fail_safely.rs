@@ -3,6 +3,8 @@
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+use pushleft_controller::db::schema_check::AllowedTriggers;
+use pushleft_controller::db::sql::Schema;
 use pushleft_controller::db::transition::{self as fail_safely, Audit, Request};
 use pushleft_controller::decide::Policy;
 use pushleft_controller::model::BreakGlassPath as Path;
@@ -36,6 +38,9 @@ fn request(deployment: &str, reason: &str) -> Request {
             host: "test-host".into(),
             tool: "pushleft-controller/test".into(),
         },
+        schema: Schema::public(),
+        even_if_not_stuck: false,
+        allowed_triggers: AllowedTriggers::default(),
     }
 }
 
@@ -614,8 +619,10 @@ fn a_lock_held_elsewhere_times_out_with_exit_5_and_a_rerun_succeeds() {
 
 #[test]
 fn the_guard_rolls_back_when_a_trigger_touches_jobs() {
+    // Qualified tables: trigger functions run with fail-safely's pinned
+    // search path (pg_catalog, pg_temp).
     guard_case(
-        "UPDATE jobs SET updated_at = now() WHERE deployment_id = NEW.id",
+        "UPDATE public.jobs SET updated_at = now() WHERE deployment_id = NEW.id",
         "public.jobs",
         &["d0000001", "d0000003"],
     );
@@ -624,8 +631,8 @@ fn the_guard_rolls_back_when_a_trigger_touches_jobs() {
 #[test]
 fn the_guard_rolls_back_when_a_trigger_releases_allocations() {
     guard_case(
-        "UPDATE fleet_allocations SET status = 'released', released_at = now()
-         WHERE resource_id IN (SELECT id FROM application_instances WHERE deployment_id = NEW.id)",
+        "UPDATE public.fleet_allocations SET status = 'released', released_at = now()
+         WHERE resource_id IN (SELECT id FROM public.application_instances WHERE deployment_id = NEW.id)",
         "public.fleet_allocations",
         &["d0000003", "d0000004"],
     );
@@ -643,13 +650,21 @@ fn guard_case(body: &str, table: &str, deployments: &[&str]) {
         .unwrap();
     let before = db.dump();
     for deployment in deployments {
-        let run = db.run(&[
-            "fail-safely",
-            deployment,
-            "--reason",
-            "INC-11 guard",
-            "--yes",
-        ]);
+        // Listed as vouched for, so that it fires and the counters catch
+        // it (unlisted, fail-safely refuses before it can fire: guard.rs).
+        let run = crate::support::Run::from(
+            db.cmd()
+                .env("PUSHLEFT_ALLOWED_TRIGGERS", "sneaky")
+                .args([
+                    "fail-safely",
+                    deployment,
+                    "--reason",
+                    "INC-11 guard",
+                    "--yes",
+                ])
+                .output()
+                .expect("running pushleft-controller"),
+        );
         run.assert_code(4);
         assert!(run.stderr.contains("guard"), "{}", run.stderr);
         assert!(run.stderr.contains(table), "names {table}: {}", run.stderr);

@@ -300,7 +300,9 @@ fn fleet_list_is_index_backed_on_a_large_fleet() {
              ANALYZE;",
         )
         .unwrap();
-    let query = include_str!("../../sql/fleet/list.sql");
+    // As the tool runs it: rendered for the schema.
+    let query = pushleft_controller::db::sql::fleet::LIST
+        .sql(&pushleft_controller::db::sql::Schema::public());
     let plan: String = client
         .query(
             &format!("EXPLAIN {query}"),

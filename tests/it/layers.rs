@@ -120,9 +120,13 @@ fn the_checker_sees_grouped_and_plain_imports() {
     assert_eq!(found.into_iter().collect::<Vec<_>>(), ["db", "exit", "ui"]);
 }
 
-/// A string literal that starts like an SQL statement.
+/// A string literal that starts like an SQL statement (one word alone,
+/// such as an operation's name `TRUNCATE` in a message, is not one).
 fn looks_like_sql(literal: &str) -> bool {
     let text = literal.trim_start();
+    if !text.trim_end().contains(char::is_whitespace) {
+        return false;
+    }
     const STARTS: &[&str] = &[
         "SELECT ",
         "INSERT INTO",

@@ -14,6 +14,7 @@ mod explain;
 mod fail_safely;
 mod faults;
 mod fleet;
+mod guard;
 mod history;
 mod json_docs;
 mod json_errors;

@@ -108,20 +108,54 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
         &["stuck"],
         &["fleet", "list"],
         &["fleet", "list", "-o", "wide"],
-        &["fail-safely", "d0000003", "--reason", &reason, "--dry-run"],
+        &[
+            "fail-safely",
+            "d0000003",
+            "--reason",
+            "INC-4711 planted",
+            "--dry-run",
+        ],
     ] {
         let run = table(&db, args);
         assert_screen_safe(&args.join(" "), &run);
     }
-    // The reason, written; then shown by fail-safely, diagnose and wait
+    // The reason rules refuse control characters in a reason given to the
+    // tool (exit 2, the character named, not echoed) ...
+    let refused = table(
+        &db,
+        &["fail-safely", "d0000003", "--reason", &reason, "--dry-run"],
+    );
+    refused.assert_code(2);
+    assert_screen_safe("a hostile --reason", &refused);
+    // The teardown, written; then shown by fail-safely, diagnose and wait
     // (whose teardown waits for the planted node: a timeout, exit 6).
     let applied = table(
         &db,
-        &["fail-safely", "d0000003", "--reason", &reason, "--yes"],
+        // The planted note is recent progress: not stuck, on purpose here.
+        &[
+            "fail-safely",
+            "d0000003",
+            "--reason",
+            "INC-4711 planted",
+            "--yes",
+            "--even-if-not-stuck",
+        ],
     );
     applied.assert_code(0);
     assert_screen_safe("fail-safely", &applied);
-    assert!(applied.stdout.contains("<\\u{1b}[2J"), "{}", applied.stdout);
+    // ... so the hostile reason is planted as a hand-written event (after
+    // the teardown: an event is progress), as an attacker with write
+    // access would; the tool's own reason is clean.
+    db.client()
+        .execute(
+            "INSERT INTO deployment_events (sequence, id, org_id, deployment_id, kind, payload)
+             SELECT max(sequence) + 1, gen_random_uuid(), org_id, deployment_id,
+                    'operator_note', jsonb_build_object('reason', $1::text)
+             FROM deployment_events WHERE deployment_id::text = $2::text
+             GROUP BY org_id, deployment_id",
+            &[&reason, &d3],
+        )
+        .expect("planting a hostile reason");
     assert_screen_safe(
         "diagnose after",
         &table(&db, &["diagnose", "d0000003", "--events", "50"]),

@@ -30,8 +30,17 @@ fn still_running(child: &mut Child) -> bool {
 fn wait_returns_once_the_control_plane_completes_the_teardown() {
     let (db, mut cp) = control_plane_db();
     let id = scenario(5);
-    db.run(&["fail-safely", &id, "--reason", "INC-20 retire", "--yes"])
-        .assert_code(0);
+    // A running, healthy deployment: not stuck, so the teardown needs
+    // --even-if-not-stuck (issue 12).
+    db.run(&[
+        "fail-safely",
+        &id,
+        "--reason",
+        "INC-20 retire",
+        "--yes",
+        "--even-if-not-stuck",
+    ])
+    .assert_code(0);
     let mut wait = spawn_wait(&db, &[&id, "--timeout", "60s"]);
     std::thread::sleep(Duration::from_millis(600));
     assert!(still_running(&mut wait), "two instances are still running");

@@ -11,11 +11,18 @@ use super::{Settings, SslMode};
 
 impl Settings {
     /// The `-c` options every session starts with: `statement_timeout`,
-    /// `lock_timeout` and `idle_in_transaction_session_timeout` (ours win
-    /// over any `options=` of the URL, which stay in force otherwise).
+    /// `lock_timeout` and `idle_in_transaction_session_timeout`, and the
+    /// session hygiene of SPEC step 9, `search_path=pg_catalog,pg_temp`
+    /// and `jit=off` (ours win over any `options=` of the URL, which stay
+    /// in force otherwise). A pooler may drop startup options: every
+    /// transaction sets and checks the hygiene again
+    /// (`db::session::harden`), and `doctor` says when they were dropped.
+    /// `session_replication_role` is not set here (only a superuser may):
+    /// it is checked instead, and the tool refuses unless it is `origin`.
     pub fn session_options(&self, lock_timeout: Duration) -> String {
         let ours = format!(
-            "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={}",
+            "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={} \
+             -c search_path=pg_catalog,pg_temp -c jit=off",
             self.statement_timeout.as_millis(),
             lock_timeout.as_millis(),
             self.idle_in_transaction_timeout.as_millis()
@@ -116,7 +123,8 @@ mod tests {
         assert_eq!(
             s.session_options(Duration::from_secs(5)),
             "-c search_path=cp -c statement_timeout=30000 -c lock_timeout=5000 \
-             -c idle_in_transaction_session_timeout=60000"
+             -c idle_in_transaction_session_timeout=60000 \
+             -c search_path=pg_catalog,pg_temp -c jit=off"
         );
     }
 }

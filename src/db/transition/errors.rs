@@ -74,7 +74,10 @@ pub fn retryable(err: &anyhow::Error) -> Option<&'static str> {
     } else if *code == SqlState::T_R_DEADLOCK_DETECTED {
         Some("deadlock")
     } else if *code == SqlState::UNIQUE_VIOLATION
-        && db.constraint() == Some("deployment_events_deployment_sequence")
+        && (db.constraint() == Some("deployment_events_deployment_sequence")
+            // A partitioned deployment_events names its partition's key.
+            || (db.table().is_some_and(|t| t.starts_with("deployment_events"))
+                && db.constraint().is_some_and(|c| c.contains("sequence"))))
     {
         Some("event sequence taken")
     } else {
@@ -92,7 +95,7 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
     let id = &request.deployment;
     if code == SqlState::LOCK_NOT_AVAILABLE {
         return exit::conflict(format!(
-            "another transaction holds deployment {id} (or one of its jobs or instances) and did not let go within {}; nothing was written. Retry in a moment, or raise --lock-timeout",
+            "another transaction holds deployment {id} (or one of its jobs or instances, or runs with the same idempotency key) and did not let go within {}; nothing was written. Retry in a moment, or raise --lock-timeout",
             crate::duration::human(request.lock_timeout.as_secs() as i64).replace("0s", "<1s")
         ));
     }

@@ -1,13 +1,20 @@
 //! `fail-safely`'s guarded transition (SPEC.md "The break-glass decision",
-//! steps 1-8), the only place the tool writes.
+//! steps 1-9), the only place the tool writes.
 //!
-//! One transaction: lock the deployment, its jobs and its instances; decide
-//! from what is read under those locks (with the same pure verdict function
-//! `diagnose` uses); apply the runbook's UPDATE (exactly one row); append the
-//! event (sequence = max + 1) with the audit; prove with the per-transaction
-//! tuple counters that nothing else changed; then COMMIT — or roll back and
-//! say why. A replay with the same idempotency key writes nothing and
-//! reports the first run's outcome.
+//! One transaction, with the session hygiene in force: serialize on the
+//! idempotency key; make sure nothing in the database can act behind the
+//! guard's back (no trigger or rule on the written tables it cannot vouch
+//! for, the protecting triggers really refusing, the locking foreign keys
+//! in place); lock the deployment, its jobs and its instances; decide from
+//! what is read under those locks (with the same pure verdict function
+//! `diagnose` uses), refusing a deployment that is not stuck unless told;
+//! apply the runbook's UPDATE (exactly one row); append the event (sequence
+//! = max + 1) with the audit; fire deferred triggers; prove with the
+//! per-transaction tuple counters (catalogs included) and the locks held
+//! that nothing else changed, and by reading them back that the values are
+//! what was written; then COMMIT — or roll back and say why. A replay with
+//! the same idempotency key writes nothing and reports the first run's
+//! outcome.
 
 mod attempt;
 mod errors;
@@ -22,7 +29,8 @@ use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{schema_check, sql};
+use super::sql::{self, Schema};
+use crate::decide::triggers::AllowedTriggers;
 use crate::decide::{Evidence, Finding, Policy};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentStatus};
@@ -47,6 +55,12 @@ pub struct Request {
     pub lock_timeout: Duration,
     pub policy: Policy,
     pub audit: Audit,
+    /// Where the control plane's tables are.
+    pub schema: Schema,
+    /// Apply although the deployment is not stuck (recorded in the audit).
+    pub even_if_not_stuck: bool,
+    /// Triggers and rules on the written tables a team vouches for.
+    pub allowed_triggers: AllowedTriggers,
 }
 
 /// Who runs this, from where, with what.
@@ -95,6 +109,11 @@ pub struct Outcome {
     pub previous_status: DeploymentStatus,
     pub new_status: DeploymentStatus,
     pub event: EventOut,
+    /// Stuck by the alerts' definitions, when the decision was made (for a
+    /// replay: as the earlier run recorded it).
+    pub stuck: bool,
+    /// See `decide::Stuck`.
+    pub stuck_for_seconds: Option<i64>,
     pub idempotency_key: String,
     /// Of the state read under the locks (not for a replay).
     pub fingerprint: Option<String>,
@@ -126,17 +145,6 @@ fn execute_checked(
     request: &Request,
     on_retry: &mut dyn FnMut(&str),
 ) -> Result<Outcome> {
-    refuse_on_standby(client)?;
-    // Fail closed: without the triggers that protect the audit trail, or
-    // with a schema this tool does not know, write nothing.
-    let report = schema_check::check(client)
-        .context("checking the schema and the protecting triggers before writing")?;
-    if !report.ok() {
-        return Err(exit::refused(format!(
-            "this database does not look like the one fail-safely is built for, so it writes nothing:\n  {}\nRun `pushleft-controller doctor` for the full check",
-            report.problems().join("\n  ")
-        )));
-    }
     let mut attempt = 1;
     loop {
         let err = match attempt::attempt_once(client, request) {
@@ -167,7 +175,7 @@ fn execute_checked(
 /// Step 8: a standby cannot take the write; name the primary when the
 /// standby says where it replicates from (host and port only:
 /// primary_conninfo can hold a password).
-fn refuse_on_standby(client: &mut Client) -> Result<()> {
+fn refuse_on_standby(client: &mut impl postgres::GenericClient) -> Result<()> {
     let in_recovery: bool = client
         .query_one(sql::session::IN_RECOVERY.text, &[])
         .context("asking the server whether it is a standby")?

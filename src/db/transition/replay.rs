@@ -1,5 +1,8 @@
 //! Step 6: an event with this idempotency key exists. The same deployment
-//! and reason is a replay that writes nothing; anything else is a conflict.
+//! and reason is a replay that writes nothing, and still honours
+//! `--expect-path` and `--expect-fingerprint` (against what the earlier run
+//! recorded: the state it acted on); anything else is a conflict. A `log`
+//! key of the stored payload is never shown.
 
 use anyhow::Result;
 use serde_json::Value;
@@ -9,9 +12,23 @@ use super::{EventOut, Outcome, Request, new_status};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
+/// `value` without any `log` key, at any depth.
+fn without_log(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(key, _)| key != "log")
+                .map(|(key, inner)| (key, without_log(inner)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_log).collect()),
+        other => other,
+    }
+}
+
 pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Result<Outcome> {
     let event_deployment: Uuid = row.get("deployment_id");
-    let payload: Value = row.get("payload");
+    let payload = without_log(row.get("payload"));
     let reason = payload.get("reason").and_then(Value::as_str).unwrap_or("");
     if event_deployment != id || reason != request.reason {
         return Err(exit::conflict(format!(
@@ -31,6 +48,30 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
     }
     let kind: String = row.get("kind");
     let path = BreakGlassPath::of_event_kind(&kind);
+    if let Some(expected) = request.expect_path
+        && expected != path
+    {
+        return Err(exit::refused(format!(
+            "deployment {id}: an earlier run with idempotency key {key} already applied {}, not \
+             the expected {}; nothing was written now. Re-diagnose before deciding again",
+            path.as_str(),
+            expected.as_str()
+        )));
+    }
+    let recorded = payload
+        .pointer("/audit/fingerprint")
+        .and_then(Value::as_str);
+    if let Some(expected) = &request.expect_fingerprint
+        && recorded != Some(expected.trim())
+    {
+        return Err(exit::conflict(format!(
+            "deployment {id}: an earlier run with idempotency key {key} acted on the state with \
+             fingerprint {}, not {}; nothing was written now. Run diagnose again to see the \
+             current state",
+            recorded.unwrap_or("(not recorded)"),
+            expected.trim()
+        )));
+    }
     let previous = payload
         .pointer("/audit/previous_status")
         .and_then(Value::as_str)
@@ -43,6 +84,13 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
         dry_run: request.dry_run,
         previous_status: DeploymentStatus::parse(previous),
         new_status: new_status(path),
+        stuck: payload
+            .pointer("/audit/stuck")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        stuck_for_seconds: payload
+            .pointer("/audit/stuck_for_seconds")
+            .and_then(Value::as_i64),
         event: EventOut {
             id: row.get("id"),
             sequence: row.get("sequence"),
@@ -56,4 +104,22 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
         findings: Vec::new(),
         next_command: format!("pushleft-controller wait {id}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_keys_are_dropped_at_every_depth() {
+        let payload = serde_json::json!({
+            "reason": "INC-1", "log": "secret",
+            "audit": {"log": ["secret"], "host": "h"},
+            "list": [{"log": 1, "keep": 2}]
+        });
+        assert_eq!(
+            without_log(payload),
+            serde_json::json!({"reason": "INC-1", "audit": {"host": "h"}, "list": [{"keep": 2}]})
+        );
+    }
 }

@@ -82,6 +82,7 @@ fn node_conditions_are_each_reported() {
         &s,
         &Policy {
             stale_after: std::time::Duration::from_secs(600),
+            ..Policy::default()
         },
     );
     assert_eq!(

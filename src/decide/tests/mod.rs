@@ -3,6 +3,7 @@
 //! finding in `findings`.
 
 mod findings;
+mod stuck;
 mod verdict;
 
 pub use chrono::{Duration as Age, TimeZone, Utc};

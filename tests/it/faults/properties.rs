@@ -341,6 +341,9 @@ fn fail_safely_applies_exactly_the_tables_path_or_refuses() {
                 "--yes",
                 "--lock-timeout",
                 "10s",
+                // The decision table, stuck or not (stuck or not is
+                // tested in guard.rs).
+                "--even-if-not-stuck",
                 "-o",
                 "json",
             ]);

@@ -1,0 +1,28 @@
+-- Every trigger on a table ($1: its oid) and on every relation of its
+-- partition (or inheritance) tree, with its function: what the protecting
+-- triggers are checked against, and what fail-safely must vouch for on the
+-- two tables it writes (a partition can carry a trigger of its own).
+-- tgtype bits: 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate,
+-- 64 instead. tgenabled: O origin, A always, R replica only, D disabled.
+WITH RECURSIVE tree AS (
+    SELECT $1::int8::oid AS relid
+    UNION ALL
+    SELECT i.inhrelid FROM pg_inherits i JOIN tree ON i.inhparent = tree.relid
+)
+SELECT c.relname::text AS relation,
+       t.tgname::text AS name,
+       t.tgenabled::text AS enabled,
+       t.tgtype::int4 AS tgtype,
+       t.tgisinternal AS internal,
+       t.tgconstraint <> 0 AS constraint_trigger,
+       p.oid::regprocedure::text AS function,
+       pn.nspname = 'pg_catalog' AS builtin,
+       l.lanname::text AS language,
+       coalesce(p.prosrc, '') AS source
+FROM tree
+JOIN pg_class c ON c.oid = tree.relid
+JOIN pg_trigger t ON t.tgrelid = tree.relid
+JOIN pg_proc p ON p.oid = t.tgfoid
+JOIN pg_namespace pn ON pn.oid = p.pronamespace
+JOIN pg_language l ON l.oid = p.prolang
+ORDER BY c.relname, t.tgname

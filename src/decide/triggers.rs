@@ -1,0 +1,496 @@
+//! Which triggers the tool can vouch for (SPEC step 5 and the protecting
+//! triggers of "The database it talks to"), pure: given the rows of
+//! `pg_trigger` (with their functions) the database shows.
+//!
+//! - A **protecting** trigger (BEFORE DELETE on `jobs`, …) must be enabled,
+//!   fire BEFORE the operation it protects, and really refuse: its function
+//!   must be PL/pgSQL whose first statement raises an error that nothing in
+//!   it catches. A no-op with the right name protects nothing.
+//! - On `deployments` and `deployment_events`, the two tables fail-safely
+//!   writes, every trigger and rule runs inside its transaction, as its
+//!   user, where tuple counters cannot see a TRUNCATE, DDL, a sequence or
+//!   another database. Only three kinds are vouched for: those the system
+//!   makes itself (foreign keys: internal, with a built-in function), the
+//!   reference schema's own protecting triggers (checked as above), and
+//!   the names a team lists in `PUSHLEFT_ALLOWED_TRIGGERS`.
+
+use serde::Serialize;
+
+/// The operation a trigger fires on, with its bit in `pg_trigger.tgtype`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Operation {
+    Insert,
+    Delete,
+    Update,
+    Truncate,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Insert => "INSERT",
+            Operation::Delete => "DELETE",
+            Operation::Update => "UPDATE",
+            Operation::Truncate => "TRUNCATE",
+        }
+    }
+
+    fn bit(self) -> i32 {
+        match self {
+            Operation::Insert => 1 << 2,
+            Operation::Delete => 1 << 3,
+            Operation::Update => 1 << 4,
+            Operation::Truncate => 1 << 5,
+        }
+    }
+
+    const ALL: [Operation; 4] = [
+        Operation::Insert,
+        Operation::Update,
+        Operation::Delete,
+        Operation::Truncate,
+    ];
+}
+
+/// One row of `pg_trigger` on a relation of a table's partition (or
+/// inheritance) tree, with its function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trigger {
+    /// The relation it is on (the table itself, or one of its partitions).
+    pub relation: String,
+    pub name: String,
+    /// `pg_trigger.tgenabled`: O (origin and local), A (always),
+    /// R (replica only), D (disabled).
+    pub enabled: String,
+    /// `pg_trigger.tgtype`.
+    pub tgtype: i32,
+    /// Made by the system (a foreign key, a deferrable unique key).
+    pub internal: bool,
+    /// A constraint trigger (deferrable ones fire at COMMIT unless told
+    /// otherwise).
+    pub constraint: bool,
+    /// `oid::regprocedure`, e.g. `public.refuse_audit_change()`.
+    pub function: String,
+    /// The function lives in pg_catalog.
+    pub builtin: bool,
+    pub language: String,
+    pub source: String,
+}
+
+impl Trigger {
+    fn row_level(&self) -> bool {
+        self.tgtype & 1 != 0
+    }
+
+    fn before(&self) -> bool {
+        self.tgtype & (1 << 1) != 0 && self.tgtype & (1 << 6) == 0
+    }
+
+    fn instead(&self) -> bool {
+        self.tgtype & (1 << 6) != 0
+    }
+
+    /// Fires on `operation`.
+    pub fn on(&self, operation: Operation) -> bool {
+        self.tgtype & operation.bit() != 0
+    }
+
+    /// Fires in a session with `session_replication_role = origin` (the
+    /// only one the tool works in).
+    pub fn fires(&self) -> bool {
+        matches!(self.enabled.as_str(), "O" | "A")
+    }
+
+    /// `BEFORE UPDATE OR DELETE, FOR EACH ROW`, as CREATE TRIGGER says it.
+    pub fn timing(&self) -> String {
+        let when = if self.instead() {
+            "INSTEAD OF"
+        } else if self.before() {
+            "BEFORE"
+        } else {
+            "AFTER"
+        };
+        let events: Vec<&str> = Operation::ALL
+            .iter()
+            .filter(|op| self.on(**op))
+            .map(|op| op.as_str())
+            .collect();
+        let level = if self.row_level() { "ROW" } else { "STATEMENT" };
+        let deferred = if self.constraint && !self.internal {
+            ", a constraint trigger"
+        } else {
+            ""
+        };
+        format!("{when} {}, FOR EACH {level}{deferred}", events.join(" OR "))
+    }
+
+    /// The trigger in words, for messages: `trigger x on deployments
+    /// (AFTER UPDATE, FOR EACH ROW, function public.f())`.
+    pub fn describe(&self) -> String {
+        format!(
+            "trigger `{}` on {} ({}, function {}{})",
+            visible(&self.name),
+            visible(&self.relation),
+            self.timing(),
+            visible(&self.function),
+            match self.enabled.as_str() {
+                "D" => ", disabled",
+                "R" => ", replica only",
+                _ => "",
+            }
+        )
+    }
+}
+
+/// Text from the database (names an attacker may have chosen) with control
+/// and bidirectional-formatting characters made visible, for messages that
+/// end up on a terminal.
+pub fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() || crate::decide::input::is_bidi_control(c) {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Whether a trigger function really refuses: PL/pgSQL whose first
+/// statement is a RAISE of an error (EXCEPTION, the default level, an
+/// SQLSTATE or a condition), with no EXCEPTION handler anywhere that could
+/// catch it. `Err` says why not.
+pub fn refuses(language: &str, source: &str) -> Result<(), String> {
+    if language != "plpgsql" {
+        return Err(format!(
+            "it is written in {language}, not PL/pgSQL, so the tool cannot see that it refuses"
+        ));
+    }
+    let code = without_comments(source).to_lowercase();
+    let words: Vec<&str> = code.split_whitespace().collect();
+    let text = words.join(" ");
+    if text.contains("exception when") {
+        return Err("it has an EXCEPTION handler, which could catch its own refusal".to_string());
+    }
+    let mut rest = words.iter().copied();
+    let (Some("begin"), Some(raise), Some(level)) = (rest.next(), rest.next(), rest.next()) else {
+        return Err("its first statement is not RAISE EXCEPTION".to_string());
+    };
+    let level = level.trim_end_matches(';');
+    let raises =
+        raise == "raise" && !matches!(level, "debug" | "log" | "info" | "notice" | "warning" | "");
+    if raises {
+        Ok(())
+    } else {
+        Err("its first statement is not RAISE EXCEPTION".to_string())
+    }
+}
+
+/// PL/pgSQL source without `--` and `/* */` comments (string literals are
+/// kept: only the start of the body matters, and a comment marker inside
+/// one only makes the check stricter).
+fn without_comments(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('-', Some('-')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                out.push('\n');
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `trigger` is made to protect its table against `operation`:
+/// BEFORE it, with a function that refuses (enabled or not).
+fn made_to_protect(trigger: &Trigger, operation: Operation) -> Result<(), String> {
+    if !trigger.on(operation) {
+        return Err(format!("it does not fire on {}", operation.as_str()));
+    }
+    if !trigger.before() {
+        return Err(format!(
+            "it fires {}, not BEFORE {}",
+            trigger.timing(),
+            operation.as_str()
+        ));
+    }
+    refuses(&trigger.language, &trigger.source).map_err(|why| {
+        format!(
+            "its function {} does not refuse: {why}",
+            visible(&trigger.function)
+        )
+    })
+}
+
+/// Whether `trigger` protects its table against `operation`: BEFORE it,
+/// refusing, and enabled in an origin session. `Err` says what is wrong.
+pub fn protects(trigger: &Trigger, operation: Operation) -> Result<(), String> {
+    if !trigger.on(operation) || !trigger.before() {
+        return made_to_protect(trigger, operation);
+    }
+    match trigger.enabled.as_str() {
+        "O" | "A" => {}
+        "D" => return Err("it is disabled".to_string()),
+        "R" => {
+            return Err(
+                "it fires only when session_replication_role = replica, never in a normal session"
+                    .to_string(),
+            );
+        }
+        other => return Err(format!("its enabled state is `{}`", visible(other))),
+    }
+    made_to_protect(trigger, operation)
+}
+
+/// Trigger names a team vouches for (`PUSHLEFT_ALLOWED_TRIGGERS`): each
+/// `name` (on either table) or `table.name` (on that table, or a
+/// partition of it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AllowedTriggers(Vec<(Option<String>, String)>);
+
+impl AllowedTriggers {
+    /// From the comma-separated list; blanks are ignored.
+    pub fn parse(entries: &[String]) -> AllowedTriggers {
+        AllowedTriggers(
+            entries
+                .iter()
+                .flat_map(|e| e.split(','))
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .map(|e| match e.split_once('.') {
+                    Some((table, name)) => (Some(table.to_string()), name.to_string()),
+                    None => (None, e.to_string()),
+                })
+                .collect(),
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether `name` on `relation` (of the tree of `table`) is listed.
+    pub fn allows(&self, table: &str, relation: &str, name: &str) -> bool {
+        self.0
+            .iter()
+            .any(|(t, n)| n == name && t.as_deref().is_none_or(|t| t == table || t == relation))
+    }
+}
+
+/// A rewrite rule on a relation of a table's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub relation: String,
+    pub name: String,
+}
+
+/// What the triggers and rules of one written table (its whole tree) come
+/// to: those vouched for only because a team listed them, and those
+/// nobody vouches for, each in words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vouching {
+    pub allowed: Vec<String>,
+    pub unvouched: Vec<String>,
+}
+
+/// Sorts the triggers and rules of `table` (fail-safely writes it) into
+/// vouched-for and not. `reference`: the reference schema's own triggers
+/// on it, by name, with the operation each must refuse.
+pub fn vouch(
+    table: &str,
+    reference: &[(&str, Operation)],
+    allowed: &AllowedTriggers,
+    triggers: &[Trigger],
+    rules: &[Rule],
+) -> Vouching {
+    let mut out = Vouching::default();
+    for trigger in triggers {
+        if trigger.internal && trigger.builtin {
+            continue;
+        }
+        // The reference schema's own, as made there: whether it is enabled
+        // is the protecting-trigger check's business (a disabled trigger
+        // runs no code).
+        let own = reference
+            .iter()
+            .any(|(name, op)| *name == trigger.name && made_to_protect(trigger, *op).is_ok());
+        if own {
+            continue;
+        }
+        if allowed.allows(table, &trigger.relation, &trigger.name) {
+            out.allowed.push(trigger.describe());
+        } else {
+            out.unvouched.push(trigger.describe());
+        }
+    }
+    for rule in rules {
+        let words = format!(
+            "rule `{}` on {}",
+            visible(&rule.name),
+            visible(&rule.relation)
+        );
+        if allowed.allows(table, &rule.relation, &rule.name) {
+            out.allowed.push(words);
+        } else {
+            out.unvouched.push(words);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // PL/pgSQL as the reference schema writes it (in lower case here:
+    // tests/it/layers.rs takes upper-case SQL in a Rust string for a
+    // statement written outside sql/).
+    const REFUSE: &str = "\nbegin\n    raise exception '% on % is refused', tg_op, tg_table_name\n        using errcode = 'insufficient_privilege';\nend;\n";
+
+    fn trigger(name: &str, tgtype: i32, enabled: &str, source: &str) -> Trigger {
+        Trigger {
+            relation: "deployment_events".into(),
+            name: name.into(),
+            enabled: enabled.into(),
+            tgtype,
+            internal: false,
+            constraint: false,
+            function: "public.refuse_audit_change()".into(),
+            builtin: false,
+            language: "plpgsql".into(),
+            source: source.into(),
+        }
+    }
+
+    // tgtype: 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate.
+    const BEFORE_ROW_DELETE: i32 = 1 | 2 | 8;
+
+    #[test]
+    fn a_protecting_trigger_must_be_enabled_before_and_refusing() {
+        let good = trigger("t", BEFORE_ROW_DELETE, "O", REFUSE);
+        assert_eq!(protects(&good, Operation::Delete), Ok(()));
+        assert!(protects(&good, Operation::Update).is_err());
+        let after = trigger("t", 1 | 8, "O", REFUSE);
+        assert!(
+            protects(&after, Operation::Delete)
+                .unwrap_err()
+                .contains("AFTER DELETE")
+        );
+        for (state, says) in [("D", "disabled"), ("R", "replica")] {
+            let t = trigger("t", BEFORE_ROW_DELETE, state, REFUSE);
+            assert!(protects(&t, Operation::Delete).unwrap_err().contains(says));
+        }
+        let noop = trigger("t", BEFORE_ROW_DELETE, "O", "begin return old; end");
+        assert!(
+            protects(&noop, Operation::Delete)
+                .unwrap_err()
+                .contains("does not refuse")
+        );
+    }
+
+    #[test]
+    fn refusing_means_raise_first_and_nothing_catching_it() {
+        assert_eq!(refuses("plpgsql", REFUSE), Ok(()));
+        assert_eq!(refuses("plpgsql", "begin raise 'no'; end"), Ok(()));
+        assert_eq!(
+            refuses(
+                "plpgsql",
+                "-- audit\n/* x */ begin raise sqlstate '42501'; end"
+            ),
+            Ok(())
+        );
+        for bad in [
+            "begin return old; end",
+            "begin raise notice 'deleting'; return old; end",
+            "begin if tg_op = 'delete' then raise exception 'x'; end if; return old; end",
+            "begin raise exception 'x'; exception when others then return old; end",
+            "declare n int; begin raise exception 'x'; end",
+            "",
+        ] {
+            assert!(refuses("plpgsql", bad).is_err(), "{bad}");
+        }
+        assert!(refuses("sql", "select 1").unwrap_err().contains("sql"));
+    }
+
+    #[test]
+    fn only_the_systems_the_references_and_the_listed_are_vouched_for() {
+        let reference = [("deployment_events_refuse_delete", Operation::Delete)];
+        let own = trigger(
+            "deployment_events_refuse_delete",
+            BEFORE_ROW_DELETE,
+            "O",
+            REFUSE,
+        );
+        let mut fk = trigger("RI_ConstraintTrigger_c_1", 1 | 4 | 16, "O", "");
+        fk.internal = true;
+        fk.builtin = true;
+        fk.language = "internal".into();
+        let sneaky = trigger("sneaky", 1 | 16, "O", "begin truncate x; return new; end");
+        let mut disabled = sneaky.clone();
+        disabled.name = "later".into();
+        disabled.enabled = "D".into();
+        let mut fake_own = trigger(
+            "deployment_events_refuse_delete",
+            BEFORE_ROW_DELETE,
+            "O",
+            "begin return old; end",
+        );
+        fake_own.relation = "deployment_events_p1".into();
+        let rule = Rule {
+            relation: "deployment_events".into(),
+            name: "r\u{1b}x".into(),
+        };
+        let all = [own, fk, sneaky, disabled, fake_own];
+        let v = vouch(
+            "deployment_events",
+            &reference,
+            &AllowedTriggers::default(),
+            &all,
+            std::slice::from_ref(&rule),
+        );
+        assert_eq!(v.unvouched.len(), 4, "{v:?}");
+        assert!(
+            v.unvouched[0].contains("`sneaky` on deployment_events (AFTER UPDATE, FOR EACH ROW")
+        );
+        assert!(v.unvouched[1].contains("disabled"));
+        assert!(v.unvouched[2].contains("deployment_events_p1"));
+        assert!(
+            v.unvouched[3].contains("rule `r\\u{1b}x`"),
+            "{}",
+            v.unvouched[3]
+        );
+
+        let allowed =
+            AllowedTriggers::parse(&["deployment_events.sneaky, later".into(), "".into()]);
+        let v = vouch("deployment_events", &reference, &allowed, &all, &[]);
+        assert_eq!(v.allowed.len(), 2, "{v:?}");
+        assert_eq!(v.unvouched.len(), 1, "{v:?}");
+        assert!(
+            !AllowedTriggers::parse(&["deployments.sneaky".into()]).allows(
+                "deployment_events",
+                "deployment_events",
+                "sneaky"
+            )
+        );
+    }
+}
