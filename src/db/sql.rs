@@ -149,6 +149,12 @@ pub mod schema_check {
         file!(Query "schema_check/before_triggers.sql" [Text, Int4]);
 }
 
+/// Connecting: `target_session_attrs`.
+pub mod connect {
+    use super::*;
+    pub const SESSION_ATTRS: Statement = file!(Query "connect/session_attrs.sql" []);
+}
+
 /// `doctor`'s checks (catalogs and settings only).
 pub mod doctor {
     use super::*;
@@ -216,6 +222,7 @@ pub const ALL: &[&Statement] = &[
     &schema_check::COLUMNS,
     &schema_check::EVENTS_UNIQUE_KEY,
     &schema_check::BEFORE_TRIGGERS,
+    &connect::SESSION_ATTRS,
     &doctor::TLS,
     &doctor::SERVER_VERSION,
     &doctor::RECOVERY,
