@@ -13,7 +13,7 @@ use postgres::Transaction;
 use serde::Serialize;
 
 use super::{schema_check, sql};
-use crate::db::connect::{self, Settings, SslMode, Target};
+use crate::db::connect::{self, Reached, Settings, SslMode, Target, Transport, Verified};
 
 /// The oldest server the tool is tested against.
 const MIN_SERVER_VERSION: i32 = 130_000;
@@ -38,6 +38,8 @@ pub struct Check {
 pub struct Report {
     pub target: Target,
     pub sslmode: SslMode,
+    /// The server really reached (`None`: no connection).
+    pub reached: Option<Reached>,
     pub checks: Vec<Check>,
     pub ok: bool,
 }
@@ -86,13 +88,19 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
     for warning in settings.warnings() {
         checks.push("password file", Status::Warn, warning.clone());
     }
-    match settings.connect(connect::DEFAULT_LOCK_TIMEOUT) {
+    let mut reached = None;
+    match settings.connect_reporting(connect::DEFAULT_LOCK_TIMEOUT) {
         Err(err) => checks.push("connection", Status::Fail, format!("{err:#}")),
-        Ok(mut client) => {
+        Ok((mut client, mut to)) => {
             checks.push(
                 "connection",
                 Status::Ok,
-                format!("connected to {}", settings.describe()),
+                format!(
+                    "connected to {} (database {} as {})",
+                    to.describe(),
+                    to.database,
+                    to.user
+                ),
             );
             let result = client
                 .build_transaction()
@@ -100,7 +108,7 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
                 .start()
                 .context("starting a read-only transaction")
                 .and_then(|mut tx| {
-                    let result = in_transaction(&mut tx, settings, role, &mut checks);
+                    let result = in_transaction(&mut tx, settings, &mut to, role, &mut checks);
                     // Nothing to keep: doctor never writes.
                     let rolled_back = tx.rollback().context("rolling back");
                     result.and(rolled_back)
@@ -115,11 +123,13 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
                     )),
                 );
             }
+            reached = Some(to);
         }
     }
     Report {
         target: settings.target(),
         sslmode: settings.ssl_mode(),
+        reached,
         ok: checks.0.iter().all(|c| c.status != Status::Fail),
         checks: checks.0,
     }
@@ -128,10 +138,11 @@ pub fn run(settings: &Settings, role: Option<&str>) -> Report {
 fn in_transaction(
     tx: &mut Transaction<'_>,
     settings: &Settings,
+    reached: &mut Reached,
     role: Option<&str>,
     checks: &mut Checks,
 ) -> Result<()> {
-    tls(tx, settings, checks)?;
+    tls(tx, settings, reached, checks)?;
     server(tx, checks)?;
     recovery(tx, checks)?;
     let (session_user, current_user) = identity(tx, checks)?;
@@ -147,12 +158,22 @@ fn in_transaction(
     session(tx, settings, checks)
 }
 
-/// TLS in force, as the server sees it.
-fn tls(tx: &mut Transaction<'_>, settings: &Settings, checks: &mut Checks) -> Result<()> {
+/// TLS on the session really reached: the version as the server sees
+/// it, and how the certificate was checked.
+fn tls(
+    tx: &mut Transaction<'_>,
+    settings: &Settings,
+    reached: &mut Reached,
+    checks: &mut Checks,
+) -> Result<()> {
     let row = tx.query_one(sql::doctor::TLS.text, &[])?;
     let (ssl, version, cipher): (bool, String, String) =
         (row.get("ssl"), row.get("version"), row.get("cipher"));
-    if settings.is_unix_socket() {
+    if ssl {
+        reached.tls_version = Some(version.clone());
+    }
+    let roots = settings.root_certs();
+    if reached.transport == Transport::Unix {
         checks.push("tls", Status::Ok, "unix socket: local, TLS not needed");
     } else if !ssl {
         checks.push(
@@ -161,22 +182,36 @@ fn tls(tx: &mut Transaction<'_>, settings: &Settings, checks: &mut Checks) -> Re
             "not encrypted: queries and the password cross the network in clear. Next step: \
              sslmode=verify-full with sslrootcert",
         );
-    } else if settings.ssl_mode() != SslMode::VerifyFull {
-        checks.push(
-            "tls",
-            Status::Warn,
-            format!(
-                "encrypted ({version}, {cipher}) but sslmode={} does not prove the server's \
-                 identity; use sslmode=verify-full",
-                settings.ssl_mode()
-            ),
-        );
     } else {
-        checks.push(
-            "tls",
-            Status::Ok,
-            format!("{version}, {cipher}, certificate and host name verified"),
-        );
+        match reached.certificate.unwrap_or(Verified::None) {
+            Verified::ChainAndHostName => checks.push(
+                "tls",
+                Status::Ok,
+                format!(
+                    "{version}, {cipher}, certificate chain verified against {roots} and host \
+                     name verified"
+                ),
+            ),
+            Verified::Chain => checks.push(
+                "tls",
+                Status::Warn,
+                format!(
+                    "encrypted ({version}, {cipher}), certificate chain verified against \
+                     {roots}, but not the host name (sslmode={}); use sslmode=verify-full",
+                    settings.ssl_mode()
+                ),
+            ),
+            Verified::None => checks.push(
+                "tls",
+                Status::Warn,
+                format!(
+                    "encrypted ({version}, {cipher}) but the certificate is not verified \
+                     (sslmode={}, no root certificate): the server's identity is not proven; \
+                     use sslmode=verify-full with sslrootcert",
+                    settings.ssl_mode()
+                ),
+            ),
+        }
     }
     Ok(())
 }
