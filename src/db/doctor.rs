@@ -173,46 +173,36 @@ fn tls(
         reached.tls_version = Some(version.clone());
     }
     let roots = settings.root_certs();
-    if reached.transport == Transport::Unix {
-        checks.push("tls", Status::Ok, "unix socket: local, TLS not needed");
+    let mode = settings.ssl_mode();
+    let (status, detail) = if reached.transport == Transport::Unix {
+        (Status::Ok, "unix socket: local, TLS not needed".to_string())
     } else if !ssl {
-        checks.push(
-            "tls",
-            Status::Warn,
-            "not encrypted: queries and the password cross the network in clear. Next step: \
-             sslmode=verify-full with sslrootcert",
-        );
+        let clear = "not encrypted: queries and the password cross the network in clear. Next \
+                     step: sslmode=verify-full with sslrootcert";
+        (Status::Warn, clear.to_string())
     } else {
         match reached.certificate.unwrap_or(Verified::None) {
-            Verified::ChainAndHostName => checks.push(
-                "tls",
+            Verified::ChainAndHostName => (
                 Status::Ok,
-                format!(
-                    "{version}, {cipher}, certificate chain verified against {roots} and host \
-                     name verified"
-                ),
+                format!("{version}, {cipher}, chain verified against {roots}, host name verified"),
             ),
-            Verified::Chain => checks.push(
-                "tls",
+            Verified::Chain => (
                 Status::Warn,
                 format!(
-                    "encrypted ({version}, {cipher}), certificate chain verified against \
-                     {roots}, but not the host name (sslmode={}); use sslmode=verify-full",
-                    settings.ssl_mode()
+                    "encrypted ({version}, {cipher}), chain verified against {roots} but not \
+                     the host name (sslmode={mode}); use sslmode=verify-full"
                 ),
             ),
-            Verified::None => checks.push(
-                "tls",
+            Verified::None => (
                 Status::Warn,
                 format!(
                     "encrypted ({version}, {cipher}) but the certificate is not verified \
-                     (sslmode={}, no root certificate): the server's identity is not proven; \
-                     use sslmode=verify-full with sslrootcert",
-                    settings.ssl_mode()
+                     (sslmode={mode}, no root certificate); use sslmode=verify-full"
                 ),
             ),
         }
-    }
+    };
+    checks.push("tls", status, detail);
     Ok(())
 }
 

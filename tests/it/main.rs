@@ -15,6 +15,7 @@ mod faults;
 mod fleet;
 mod json_docs;
 mod layers;
+mod libpq_diff;
 mod sandbox;
 mod schema;
 mod simulate;

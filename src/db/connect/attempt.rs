@@ -202,35 +202,41 @@ impl Settings {
         });
         let client = run_with_deadline(config, rustls, deadline, &record)?;
         let certificate = *record.lock().expect("the TLS record");
-        Ok((
-            client,
-            Reached {
-                transport: if matches!(addr, Addr::Unix(_)) {
-                    Transport::Unix
-                } else {
-                    Transport::Tcp
-                },
-                host: host
-                    .host
-                    .as_deref()
-                    .filter(|h| !h.is_empty())
-                    .map(|h| self.mask(h)),
-                address: match &addr {
-                    Addr::Tcp(ip) => Some(ip.to_string()),
-                    Addr::Unix(_) => None,
-                },
-                port,
-                socket: match &addr {
-                    Addr::Unix(dir) => Some(format!("{}/.s.PGSQL.{port}", dir.display())),
-                    Addr::Tcp(_) => None,
-                },
-                database: self.mask(&self.dbname),
-                user: self.mask(&self.user),
-                tls: certificate.is_some(),
-                tls_version: None,
-                certificate,
-            },
-        ))
+        Ok((client, self.reached(host, &addr, port, certificate)))
+    }
+
+    /// Where an attempt that worked landed.
+    fn reached(
+        &self,
+        host: &HostSpec,
+        addr: &Addr,
+        port: u16,
+        certificate: Option<super::Verified>,
+    ) -> Reached {
+        let (transport, address, socket) = match addr {
+            Addr::Tcp(ip) => (Transport::Tcp, Some(ip.to_string()), None),
+            Addr::Unix(dir) => (
+                Transport::Unix,
+                None,
+                Some(format!("{}/.s.PGSQL.{port}", dir.display())),
+            ),
+        };
+        Reached {
+            transport,
+            host: host
+                .host
+                .as_deref()
+                .filter(|h| !h.is_empty())
+                .map(|h| self.mask(h)),
+            address,
+            port,
+            socket,
+            database: self.mask(&self.dbname),
+            user: self.mask(&self.user),
+            tls: certificate.is_some(),
+            tls_version: None,
+            certificate,
+        }
     }
 }
 
