@@ -22,6 +22,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
     $completions = @(switch ($command) {
         'pushleft-controller' {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -46,6 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'How many of the latest events the table shows (JSON has them all)')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -66,6 +68,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long to wait for another transaction''s row locks')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -82,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         }
         'pushleft-controller;fleet' {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -100,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only nodes with this status')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -127,6 +132,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'In flight with no event for this long counts as stuck')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'A lease expired longer ago than this counts as orphaned')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -144,6 +150,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often to look')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -157,6 +164,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         }
         'pushleft-controller;sandbox' {
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -173,6 +181,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         'pushleft-controller;doctor' {
             [CompletionResult]::new('--role', '--role', [CompletionResultType]::ParameterName, 'Also check that this role can be assumed (as fail-safely --role)')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')
@@ -187,6 +196,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         'pushleft-controller;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Where completions/ and man/ are written')
             [CompletionResult]::new('--database-url', '--database-url', [CompletionResultType]::ParameterName, 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed')
+            [CompletionResult]::new('--service', '--service', [CompletionResultType]::ParameterName, 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format. Default: table on a terminal, json otherwise')
             [CompletionResult]::new('--statement-timeout', '--statement-timeout', [CompletionResultType]::ParameterName, 'Statement timeout of every query (e.g. 30s)')

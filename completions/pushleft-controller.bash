@@ -92,13 +92,17 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait sandbox doctor generate help"
+            opts="-o -h -V --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version diagnose fail-safely fleet stuck wait sandbox doctor generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -130,7 +134,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --events --stale-after --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -145,6 +149,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -176,7 +184,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --role --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -187,6 +195,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -218,7 +230,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-y -o -h -V --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --stale-after --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -256,6 +268,10 @@ _pushleft__controller() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --service)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
                     return 0
@@ -284,13 +300,17 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
+            opts="-o -h -V --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -364,7 +384,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --pool --status --stale --stale-after --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -383,6 +403,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -414,7 +438,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__generate)
-            opts="-o -h -V --out-dir --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --out-dir --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,6 +449,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -610,13 +638,17 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --keep --simulate --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -648,7 +680,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --for --grace --exit-code --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -663,6 +695,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -694,7 +730,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --service --output --statement-timeout --connect-timeout --idle-in-transaction-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -713,6 +749,10 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --database-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -19,6 +19,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
     var completions = [
         &'pushleft-controller'= {
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -42,6 +43,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --events 'How many of the latest events the table shows (JSON has them all)'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -61,6 +63,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --lock-timeout 'How long to wait for another transaction''s row locks'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -76,6 +79,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         }
         &'pushleft-controller;fleet'= {
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -93,6 +97,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --status 'Only nodes with this status'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -116,6 +121,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --for 'In flight with no event for this long counts as stuck'
             cand --grace 'A lease expired longer ago than this counts as orphaned'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -132,6 +138,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --interval 'How often to look'
             cand --stale-after 'A node whose heartbeat is older than this is stale'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -144,6 +151,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         }
         &'pushleft-controller;sandbox'= {
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -159,6 +167,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         &'pushleft-controller;doctor'= {
             cand --role 'Also check that this role can be assumed (as fail-safely --role)'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'
@@ -172,6 +181,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
         &'pushleft-controller;generate'= {
             cand --out-dir 'Where completions/ and man/ are written'
             cand --database-url 'The control plane''s database (URL or key=value). Overrides the PG* variables. Never printed'
+            cand --service 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL'
             cand -o 'Output format. Default: table on a terminal, json otherwise'
             cand --output 'Output format. Default: table on a terminal, json otherwise'
             cand --statement-timeout 'Statement timeout of every query (e.g. 30s)'

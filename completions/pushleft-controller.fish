@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pushleft_controller_global_optspecs
-    string join \n database-url= o/output= statement-timeout= connect-timeout= idle-in-transaction-timeout= h/help V/version
+    string join \n database-url= service= o/output= statement-timeout= connect-timeout= idle-in-transaction-timeout= h/help V/version
 end
 
 function __fish_pushleft_controller_needs_command
@@ -25,6 +25,7 @@ function __fish_pushleft_controller_using_subcommand
 end
 
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -44,6 +45,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l events -d 'How many of the latest events the table shows (JSON has them all)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -60,6 +62,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l lock-timeout -d 'How long to wait for another transaction\'s row locks' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -70,6 +73,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -85,6 +89,7 @@ draining\t''
 offline\t''"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -98,6 +103,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l for -d 'In flight with no event for this long counts as stuck' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l grace -d 'A lease expired longer ago than this counts as orphaned' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -110,6 +116,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l interval -d 'How often to look' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -118,6 +125,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -129,6 +137,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
@@ -138,6 +147,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l out-dir -d 'Where completions/ and man/ are written' -r -F
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l database-url -d 'The control plane\'s database (URL or key=value). Overrides the PG* variables. Never printed' -r
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -s o -l output -d 'Output format. Default: table on a terminal, json otherwise' -r -f -a "table\t'Tables and sentences for a human'
 json\t'One JSON document on stdout, for scripts'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand generate" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r

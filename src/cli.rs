@@ -17,10 +17,10 @@ Exit status:
   5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
   6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
 
-Connecting: --database-url, else DATABASE_URL; what the URL leaves out comes
-from the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,
-PGSSLMODE, PGSSLROOTCERT, PGCONNECT_TIMEOUT) and ~/.pgpass, as with psql.
-Check it with `pushleft-controller doctor`.
+Connecting: --database-url, else DATABASE_URL (or --service NAME); what it
+leaves out comes from the service file, then the libpq variables (PGHOST,
+PGPORT, PGUSER, PGDATABASE, PGSSLMODE, PGSERVICE, ...) and ~/.pgpass, as
+with psql (libpq 15). Check where it lands with `pushleft-controller doctor`.
 
 Examples:
   pushleft-controller doctor
@@ -63,6 +63,12 @@ pub struct GlobalArgs {
         value_name = "URL"
     )]
     pub database_url: Option<String>,
+
+    /// The connection service to use: a section of ~/.pg_service.conf
+    /// (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service=
+    /// would name it; overrides PGSERVICE. Not together with a URL.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub service: Option<String>,
 
     /// Output format. Default: table on a terminal, json otherwise.
     #[arg(long, short = 'o', global = true, value_enum, value_name = "FORMAT")]
@@ -109,6 +115,7 @@ impl GlobalArgs {
     pub fn connect_options(&self) -> ConnectOptions {
         ConnectOptions {
             database_url: self.database_url.clone(),
+            service: self.service.clone(),
             statement_timeout: self.statement_timeout,
             connect_timeout: self.connect_timeout,
             idle_in_transaction_timeout: self.idle_in_transaction_timeout,

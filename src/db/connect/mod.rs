@@ -209,6 +209,8 @@ impl Reached {
 pub struct ConnectOptions {
     /// `--database-url` / `DATABASE_URL`: a URL or `key=value` text.
     pub database_url: Option<String>,
+    /// `--service`: a section of the connection service file.
+    pub service: Option<String>,
     pub statement_timeout: Duration,
     /// `None`: `connect_timeout=`, `PGCONNECT_TIMEOUT` or the default.
     pub connect_timeout: Option<Duration>,
@@ -279,7 +281,12 @@ impl Settings {
             idle_in_transaction: options.idle_in_transaction_timeout,
             connect: options.connect_timeout,
         };
-        Settings::resolve(options.database_url.as_deref(), &process_env, timeouts)
+        Settings::resolve_with_service(
+            options.database_url.as_deref(),
+            options.service.as_deref(),
+            &process_env,
+            timeouts,
+        )
     }
 
     /// `host:port/database as user` (each host with its port) — never the

@@ -21,6 +21,8 @@ pub(super) type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 pub(super) enum Origin {
     /// `--database-url` / `DATABASE_URL`.
     Url,
+    /// `--service`.
+    ServiceFlag,
     /// The service's section of this file.
     Service(PathBuf),
     /// This environment variable.
@@ -38,12 +40,17 @@ pub(super) struct Options {
 impl Options {
     /// The connection string, then the service, the environment and the
     /// defaults, as libpq 15 fills them in.
-    pub(super) fn collect(text: Option<&str>, env: Env) -> Result<Options> {
+    /// `service` is `--service`, as if the connection string said
+    /// `service=` (the caller refuses it together with a URL).
+    pub(super) fn collect(text: Option<&str>, service: Option<&str>, env: Env) -> Result<Options> {
         let mut options = Options::default();
         if let Some(text) = text {
             for (key, value) in parse_connection_string(text)? {
                 options.values.insert(key, (value, Origin::Url));
             }
+        }
+        if let Some(name) = service {
+            options.set("service", name.to_string(), Origin::ServiceFlag);
         }
         service::apply(&mut options, env)?;
         for keyword in KEYWORDS {
@@ -104,6 +111,7 @@ impl Options {
     pub(super) fn where_set(&self, key: &str) -> String {
         match self.origin(key) {
             Some(Origin::Url) | None => "in the database URL".to_string(),
+            Some(Origin::ServiceFlag) => "by --service".to_string(),
             Some(Origin::Service(path)) => format!("in the service file {}", path.display()),
             Some(Origin::Env(var)) => format!("by {var}"),
             Some(Origin::Default) => "by libpq's default".to_string(),

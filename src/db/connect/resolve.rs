@@ -22,7 +22,25 @@ impl Settings {
     /// The settings from a URL (or `key=value` text) and an environment
     /// lookup; [`Settings::from_options`] with everything passed in.
     pub fn resolve(url: Option<&str>, env: Env, timeouts: Timeouts) -> Result<Settings> {
-        let options = Options::collect(url, env)?;
+        Settings::resolve_with_service(url, None, env, timeouts)
+    }
+
+    /// [`Settings::resolve`] with `--service`: the named service instead
+    /// of a URL (both at once are refused: the URL's host would win over
+    /// the service's and could name another region).
+    pub fn resolve_with_service(
+        url: Option<&str>,
+        service: Option<&str>,
+        env: Env,
+        timeouts: Timeouts,
+    ) -> Result<Settings> {
+        if service.is_some() && url.is_some() {
+            return Err(exit::usage(
+                "--service and a database URL (--database-url or DATABASE_URL) were both given; \
+                 give one of them (unset DATABASE_URL to use --service)",
+            ));
+        }
+        let options = Options::collect(url, service, env)?;
         refuse_unsupported(&options, env)?;
         let user = options
             .nonempty("user")

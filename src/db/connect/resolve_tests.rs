@@ -201,3 +201,26 @@ fn each_host_gets_its_own_pgpass_line_and_an_empty_password_falls_back() {
     .unwrap();
     assert_eq!(password(&s, 0).as_deref(), Some("from-env"));
 }
+
+#[test]
+fn the_service_flag_names_a_section_and_refuses_a_url_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("services");
+    fs::write(&file, "[eu-west]\nhost=db-eu\nport=6432\ndbname=control\n").unwrap();
+    let map: std::collections::HashMap<&str, String> = [
+        ("PGSERVICEFILE", file.display().to_string()),
+        ("PGUSER", "ops".to_string()),
+        ("PGHOST", "elsewhere".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    let env = move |k: &str| map.get(k).cloned();
+    let timeouts = super::super::test_support::timeouts();
+    let s = super::Settings::resolve_with_service(None, Some("eu-west"), &env, timeouts).unwrap();
+    assert_eq!(s.describe(), "db-eu:6432/control as ops");
+    let err =
+        super::Settings::resolve_with_service(Some("host=x"), Some("eu-west"), &env, timeouts)
+            .unwrap_err();
+    assert_eq!(exit::code_for(&err), exit::ExitCode::Usage);
+    assert!(err.to_string().contains("--service"), "{err}");
+}

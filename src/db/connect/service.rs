@@ -132,7 +132,7 @@ mod tests {
         for (k, v) in vars {
             map.insert(k.to_string(), v.to_string());
         }
-        Options::collect(url, &move |k| map.get(k).cloned())
+        Options::collect(url, None, &move |k| map.get(k).cloned())
     }
 
     #[test]
