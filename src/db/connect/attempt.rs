@@ -64,6 +64,8 @@ impl Failure {
     }
 }
 
+const NO_NAME: &str = "Next step: check the host name (URL, service file or PGHOST) and DNS.";
+
 /// Where one attempt dials.
 #[derive(Clone)]
 enum Addr {
@@ -92,7 +94,10 @@ impl Settings {
         let port = match host.port() {
             Ok(port) => port,
             Err(BadPort::OutOfRange | BadPort::NotANumber) => {
-                return Outcome::NextHost(format!("{}: invalid port number", host.label()));
+                return Outcome::NextHost(format!(
+                    "{}: invalid port number. Next step: give a port from 1 to 65535",
+                    host.label()
+                ));
             }
         };
         let addrs = match addresses(host, port) {
@@ -143,7 +148,10 @@ impl Settings {
         match result {
             Ok((mut client, reached)) => match session_mismatch(&mut client, want) {
                 None => Outcome::Connected(Box::new(client), reached),
-                Some(why) => Outcome::NextHost(format!("{place}: {why}")),
+                Some(why) => Outcome::NextHost(format!(
+                    "{place}: {why} (target_session_attrs). Next step: check the hosts and \
+                     target_session_attrs"
+                )),
             },
             Err(f) if f.unreachable() => {
                 Outcome::NextAddress(format!("{place}: {}", self.sentence(&f, host)))
@@ -254,21 +262,26 @@ fn addresses(host: &HostSpec, port: u16) -> Result<Vec<Addr>, String> {
             let text = host.hostaddr.clone().unwrap_or_default();
             text.parse::<IpAddr>()
                 .map(|ip| vec![Addr::Tcp(ip)])
-                .map_err(|_| format!("could not parse network address \"{text}\""))
+                .map_err(|_| {
+                    format!(
+                        "could not parse network address \"{text}\". Next step: hostaddr takes \
+                         an IP address"
+                    )
+                })
         }
         Kind::Name => match (label.as_str(), port).to_socket_addrs() {
             Ok(addrs) => {
                 let addrs: Vec<Addr> = addrs.map(|a| Addr::Tcp(a.ip())).collect();
                 if addrs.is_empty() {
                     Err(format!(
-                        "could not translate host name \"{label}\" to address"
+                        "could not translate host name \"{label}\" to address. {NO_NAME}"
                     ))
                 } else {
                     Ok(addrs)
                 }
             }
             Err(err) => Err(format!(
-                "could not translate host name \"{label}\" to address: {err}"
+                "could not translate host name \"{label}\" to address: {err}. {NO_NAME}"
             )),
         },
     }

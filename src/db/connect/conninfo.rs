@@ -133,8 +133,11 @@ fn ambiguous() -> anyhow::Error {
 
 fn unknown_parameter() -> anyhow::Error {
     exit::usage(
-        "the database URL is malformed: it holds a parameter libpq does not know (not shown: the text may \
-         hold a password); see `man pushleft-controller` (CONNECTING) for the parameters",
+        "the database URL is malformed: it holds a parameter libpq does not know (the text is \
+         not shown: it may hold a password); supported are libpq 15's parameters, such as host, \
+         hostaddr, port, dbname, user, password, passfile, service, options, connect_timeout, \
+         sslmode, sslrootcert, sslcert, sslkey and target_session_attrs (see CONNECTING in man \
+         pushleft-controller)",
     )
 }
 

@@ -51,8 +51,8 @@ impl Settings {
         let hosts = host_specs(&options, env, &user, &dbname, &mut warnings)?;
         if hosts.iter().any(|h| h.port() == Err(BadPort::NotANumber)) {
             return Err(exit::usage(format!(
-                "the port ({}) is malformed: not a number, or a comma-separated list of them (not shown: \
-                 the text may hold a password)",
+                "the port ({}) is malformed: not a number, or a comma-separated list of them (the \
+                 text is not shown: it may hold a password)",
                 options.where_set("port")
             )));
         }
