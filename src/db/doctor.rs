@@ -158,8 +158,7 @@ fn in_transaction(
     session(tx, settings, checks)
 }
 
-/// TLS on the session really reached: the version as the server sees
-/// it, and how the certificate was checked.
+/// TLS on the session reached: the server's view, and how the certificate was checked.
 fn tls(
     tx: &mut Transaction<'_>,
     settings: &Settings,
@@ -169,9 +168,7 @@ fn tls(
     let row = tx.query_one(sql::doctor::TLS.text, &[])?;
     let (ssl, version, cipher): (bool, String, String) =
         (row.get("ssl"), row.get("version"), row.get("cipher"));
-    if ssl {
-        reached.tls_version = Some(version.clone());
-    }
+    reached.tls_version = ssl.then(|| version.clone());
     let roots = settings.root_certs();
     let mode = settings.ssl_mode();
     let (status, detail) = if reached.transport == Transport::Unix {

@@ -234,6 +234,7 @@ fn environment(w: &World) -> Vec<Case> {
         env("env PGCLIENTENCODING", "127.0.0.3", pp).env("PGCLIENTENCODING", "UTF8"),
         env("env PGGSSENCMODE=disable", "127.0.0.3", pp).env("PGGSSENCMODE", "disable"),
         env("env PGCONNECT_TIMEOUT=0", "127.0.0.3", pp).env("PGCONNECT_TIMEOUT", "0"),
+        env("env PGCONNECT_TIMEOUT=-1", "127.0.0.3", pp).env("PGCONNECT_TIMEOUT", "-1"),
         env("env PGCONNECT_TIMEOUT not a number", "127.0.0.3", pp).env("PGCONNECT_TIMEOUT", "2s"),
         env("env PGPASSWORD", "127.0.0.2", ps)
             .env("PGUSER", "pwuser")
