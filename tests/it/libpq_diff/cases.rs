@@ -54,6 +54,7 @@ pub fn all(w: &World) -> Vec<Case> {
     cases.extend(services(w));
     cases.extend(super::cases_tls::tls_matrix(w));
     cases.extend(super::cases_tls::tls_special(w));
+    cases.extend(super::cases_tls::standby(w));
     cases
 }
 

@@ -1,5 +1,6 @@
 //! The TLS cases: every sslmode against each server, pg_hba's hostssl
-//! and hostnossl entries, client certificates and root certificates.
+//! and hostnossl entries, client certificates and root certificates; and
+//! target_session_attrs against a hot standby.
 
 use super::Case;
 use super::cases::case;
@@ -112,5 +113,24 @@ pub fn tls_special(w: &World) -> Vec<Case> {
         case("ssl_min_protocol_version=TLSv1.3")
             .conn(format!("{} ssl_min_protocol_version=TLSv1.3", ca("postgres", "require"))),
         case("sslsni=0").conn(format!("host=localhost port={pc} user=postgres sslmode=require sslsni=0")),
+    ]
+}
+
+/// target_session_attrs with a real hot standby (of `plain`, on a socket).
+pub fn standby(w: &World) -> Vec<Case> {
+    let (sd, stp) = (w.standby.socket_dir(), w.standby.port);
+    let (pd, pp) = (w.plain.socket_dir(), w.plain.port);
+    vec![
+        case("standby: primary skips it").conn(format!("host={sd},{pd} port={stp},{pp} user=postgres dbname=app target_session_attrs=primary")),
+        case("standby: standby finds it").conn(format!("host={pd},{sd} port={pp},{stp} user=postgres dbname=app target_session_attrs=standby")),
+        case("standby: prefer-standby finds it").conn(format!("host={pd},{sd} port={pp},{stp} user=postgres dbname=app target_session_attrs=prefer-standby")),
+        case("standby: read-write skips it").conn(format!("host={sd},{pd} port={stp},{pp} user=postgres dbname=app target_session_attrs=read-write")),
+        case("standby: read-only finds it").conn(format!("host={pd},{sd} port={pp},{stp} user=postgres dbname=app target_session_attrs=read-only")),
+        case("standby: any takes the first").conn(format!("host={sd},{pd} port={stp},{pp} user=postgres dbname=app")),
+        case("standby: PGTARGETSESSIONATTRS=standby")
+            .env("PGHOST", format!("{pd},{sd}"))
+            .env("PGPORT", format!("{pp},{stp}"))
+            .env("PGUSER", "postgres")
+            .env("PGTARGETSESSIONATTRS", "standby"),
     ]
 }

@@ -43,6 +43,8 @@ pub struct World {
     pub ca: Server,
     pub selfsigned: Server,
     pub plain: Server,
+    /// A hot standby of `plain`, on a socket only.
+    pub standby: Server,
     /// Accepts and never answers.
     pub silent: (&'static str, u16),
     /// Nothing listens.
@@ -62,7 +64,7 @@ impl World {
 
     /// Which server a TCP address and port, or a socket file, belong to.
     pub fn server_at(&self, address: Option<&str>, port: u16, socket: Option<&str>) -> String {
-        for s in [&self.ca, &self.selfsigned, &self.plain] {
+        for s in [&self.ca, &self.selfsigned, &self.plain, &self.standby] {
             let by_socket =
                 socket.is_some_and(|f| Path::new(f).parent() == Some(Path::new(&s.socket_dir())));
             if by_socket || (address == Some(s.addr) && port == s.port) {
@@ -267,6 +269,8 @@ pub fn start_world() -> World {
     set_up(&self_server, Some((&self_cert, &self_key, None)), PW_SELF);
     set_up(&plain, None, PW_PLAIN);
 
+    let standby = start_standby(&plain);
+
     let silent = TcpListener::bind(("127.0.0.4", 0)).unwrap();
     let silent_port = silent.local_addr().unwrap().port();
     let held: &'static Mutex<Vec<TcpStream>> = Box::leak(Box::new(Mutex::new(Vec::new())));
@@ -279,10 +283,29 @@ pub fn start_world() -> World {
         ca: ca_server,
         selfsigned: self_server,
         plain,
+        standby,
         silent: ("127.0.0.4", silent_port),
         refused: ("127.0.0.5", free_port("127.0.0.5")),
         empty_dir: tempfile::tempdir().unwrap(),
         files,
         _held: held,
+    }
+}
+
+/// A hot standby of `primary` (socket only), named `standby`: the name
+/// is appended to the copied postgresql.conf, which needs a restart.
+fn start_standby(primary: &Server) -> Server {
+    let cluster = Cluster::start_standby_of(&primary.cluster).expect("starting the standby");
+    let conf = cluster.data_dir().join("postgresql.conf");
+    let mut text = fs::read_to_string(&conf).unwrap();
+    text.push_str("\ncluster_name = 'standby'\n");
+    fs::write(&conf, text).unwrap();
+    cluster.stop_server().expect("stopping the standby");
+    cluster.start_server().expect("restarting the standby");
+    Server {
+        name: "standby",
+        addr: "none",
+        port: cluster.port(),
+        cluster,
     }
 }
