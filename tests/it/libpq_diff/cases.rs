@@ -89,8 +89,11 @@ fn urls(w: &World) -> Vec<Case> {
         case("url empty password falls back to pgpass")
             .conn(format!("postgresql://pwuser:@127.0.0.3:{pp}/postgres"))
             .pgpass(format!("127.0.0.3:{pp}:postgres:pwuser:{PW_PLAIN}\n")),
-        case("url unencoded @ in the password")
-            .conn(format!("postgresql://pwuser:Pw@{PW_PLAIN}@127.0.0.3:{pp}/postgres")),
+        // libpq takes `/tmp/nowhere@127.0.0.3` for a socket directory (no
+        // name lookup leaves the machine); the tool refuses the URL.
+        case("url unencoded @ in the password").conn(format!(
+            "postgresql://pwuser:{PW_PLAIN}@%2Ftmp%2Fnowhere@127.0.0.3:{pp}/postgres"
+        )),
         case("url encoded socket directory as host")
             .conn(format!("postgresql://postgres@{plain_dir}:{pp}/app")),
         case("url socket directory in the query")
@@ -271,8 +274,6 @@ fn multi_host(w: &World) -> Vec<Case> {
         case("multi wrong password stops at the first server").conn(format!(
             "host=127.0.0.3,127.0.0.2 port={pp},{ps} user=pwuser password={PW_SELF}"
         )),
-        case("multi unresolvable name then plain")
-            .conn(format!("host=no-such-host.invalid,127.0.0.3 port={pp} user=postgres")),
         case("multi TLS failure stops").conn(format!(
             "host=127.0.0.1,localhost hostaddr=127.0.0.1,127.0.0.1 port={pc} user=postgres \
              sslmode=verify-full sslrootcert={}",
