@@ -171,13 +171,16 @@ impl Settings {
         options: &str,
     ) -> Result<(Client, Reached), Failure> {
         let mut config = self.base_config(host, options);
+        // The name TLS checks (libpq's `host`, whatever it holds); the
+        // crate is handed an address where that name is a path.
         let tls_name = host
             .host
             .clone()
             .filter(|h| !h.is_empty() && host.kind != Kind::Socket);
         match &addr {
             Addr::Tcp(ip) => {
-                config.host(&tls_name.clone().unwrap_or_else(|| ip.to_string()));
+                let name = tls_name.clone().filter(|n| !n.starts_with('/'));
+                config.host(&name.unwrap_or_else(|| ip.to_string()));
                 config.hostaddr(*ip);
             }
             Addr::Unix(dir) => {

@@ -157,6 +157,10 @@ fn key_values(w: &World) -> Vec<Case> {
             "host={} hostaddr=127.0.0.3 port={pp} user=postgres",
             w.ca.socket_dir()
         )),
+        case("kv socket directory host with a hostaddr, TLS").conn(format!(
+            "host={} hostaddr=127.0.0.1 port={pc} user=postgres sslmode=require",
+            w.ca.socket_dir()
+        )),
         case("kv host and hostaddr counts differ")
             .conn(format!("host=a,b hostaddr=127.0.0.3 port={pp} user=postgres")),
         case("kv port out of range skips the host")
