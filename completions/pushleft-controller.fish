@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pushleft_controller_global_optspecs
-    string join \n database-url= o/output= color= no-headers statement-timeout= connect-timeout= idle-in-transaction-timeout= schema= h/help V/version
+    string join \n database-url= o/output= color= no-headers service= statement-timeout= connect-timeout= idle-in-transaction-timeout= schema= h/help V/version
 end
 
 function __fish_pushleft_controller_needs_command
@@ -33,6 +33,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -60,6 +61,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -88,6 +90,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -108,6 +111,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -133,6 +137,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -180,6 +185,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -200,6 +206,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -222,6 +229,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -238,6 +246,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
@@ -259,6 +268,7 @@ openmetrics\t'The OpenMetrics text format, for monitoring (`stuck` only)'"
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l color -d 'Colour: auto (on a terminal, unless NO_COLOR is set), always, never' -r -f -a "auto\t'On a terminal, unless NO_COLOR is set'
 always\t''
 never\t''"
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l service -d 'The connection service to use: a section of ~/.pg_service.conf (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service= would name it; overrides PGSERVICE. Not together with a URL' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l statement-timeout -d 'Statement timeout of every query (e.g. 30s)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l connect-timeout -d 'How long to wait for a session (TCP, TLS and login) [default: connect_timeout= in the URL, else PGCONNECT_TIMEOUT, else 10s]' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r

@@ -26,10 +26,10 @@ Exit status:
   5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
   6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
 
-Connecting: --database-url, else DATABASE_URL; what the URL leaves out comes
-from the libpq variables (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD,
-PGSSLMODE, PGSSLROOTCERT, PGCONNECT_TIMEOUT) and ~/.pgpass, as with psql.
-Check it with `pushleft-controller doctor`.
+Connecting: --database-url, else DATABASE_URL (or --service NAME); what it
+leaves out comes from the service file, then the libpq variables (PGHOST,
+PGPORT, PGUSER, PGDATABASE, PGSSLMODE, PGSERVICE, ...) and ~/.pgpass, as
+with psql (libpq 15). Check where it lands with `pushleft-controller doctor`.
 
 Examples:
   pushleft-controller doctor
@@ -110,6 +110,12 @@ pub struct GlobalArgs {
     #[arg(long, global = true, help_heading = OUTPUT)]
     pub no_headers: bool,
 
+    /// The connection service to use: a section of ~/.pg_service.conf
+    /// (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service=
+    /// would name it; overrides PGSERVICE. Not together with a URL.
+    #[arg(long, global = true, value_name = "NAME", help_heading = CONNECTION)]
+    pub service: Option<String>,
+
     /// Statement timeout of every query (e.g. 30s).
     #[arg(
         long,
@@ -171,6 +177,7 @@ impl GlobalArgs {
                 .database_url
                 .clone()
                 .or_else(|| std::env::var("DATABASE_URL").ok().filter(|v| !v.is_empty())),
+            service: self.service.clone(),
             statement_timeout: self.statement_timeout,
             connect_timeout: self.connect_timeout,
             idle_in_transaction_timeout: self.idle_in_transaction_timeout,

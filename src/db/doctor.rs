@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::session::{Hygiene, SEARCH_PATH, apply_hygiene};
 use super::sql::Schema;
 use super::{schema_check, sql};
-use crate::db::connect::{self, Settings, SslMode, Target};
+use crate::db::connect::{self, Reached, Settings, SslMode, Target, Transport, Verified};
 use crate::decide::triggers::AllowedTriggers;
 
 /// The oldest server the tool is tested against.
@@ -42,6 +42,8 @@ pub struct Check {
 pub struct Report {
     pub target: Target,
     pub sslmode: SslMode,
+    /// The server really reached (`None`: no connection).
+    pub reached: Option<Reached>,
     pub checks: Vec<Check>,
     pub ok: bool,
 }
@@ -100,13 +102,19 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
     for warning in settings.warnings() {
         checks.push("password file", Status::Warn, warning.clone());
     }
-    match settings.connect(connect::DEFAULT_LOCK_TIMEOUT) {
+    let mut reached = None;
+    match settings.connect_reporting(connect::DEFAULT_LOCK_TIMEOUT) {
         Err(err) => checks.push("connection", Status::Fail, format!("{err:#}")),
-        Ok(mut client) => {
+        Ok((mut client, mut to)) => {
             checks.push(
                 "connection",
                 Status::Ok,
-                format!("connected to {}", settings.describe()),
+                format!(
+                    "connected to {} (database {} as {})",
+                    to.describe(),
+                    to.database,
+                    to.user
+                ),
             );
             let result = client
                 .build_transaction()
@@ -114,7 +122,7 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
                 .start()
                 .context("starting a read-only transaction")
                 .and_then(|mut tx| {
-                    let result = in_transaction(&mut tx, settings, expect, &mut checks);
+                    let result = in_transaction(&mut tx, settings, &mut to, expect, &mut checks);
                     // Nothing to keep: doctor never writes.
                     let rolled_back = tx.rollback().context("rolling back");
                     result.and(rolled_back)
@@ -129,11 +137,13 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
                     )),
                 );
             }
+            reached = Some(to);
         }
     }
     Report {
         target: settings.target(),
         sslmode: settings.ssl_mode(),
+        reached,
         ok: checks.0.iter().all(|c| c.status != Status::Fail),
         checks: checks.0,
     }
@@ -142,13 +152,14 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
 fn in_transaction(
     tx: &mut Transaction<'_>,
     settings: &Settings,
+    reached: &mut Reached,
     expect: &Expect,
     checks: &mut Checks,
 ) -> Result<()> {
     // The same hygiene as every transaction of the tool; what it finds is
     // reported by the session check, not refused here.
     let hygiene = apply_hygiene(tx)?;
-    tls(tx, settings, checks)?;
+    tls(tx, settings, reached, checks)?;
     server(tx, checks)?;
     recovery(tx, checks)?;
     let (session_user, current_user) = identity(tx, checks)?;
@@ -164,37 +175,48 @@ fn in_transaction(
     session(tx, settings, &hygiene, checks)
 }
 
-/// TLS in force, as the server sees it.
-fn tls(tx: &mut Transaction<'_>, settings: &Settings, checks: &mut Checks) -> Result<()> {
+/// TLS on the session reached: the server's view, and how the certificate was checked.
+fn tls(
+    tx: &mut Transaction<'_>,
+    settings: &Settings,
+    reached: &mut Reached,
+    checks: &mut Checks,
+) -> Result<()> {
     let row = tx.query_one(sql::doctor::TLS.text, &[])?;
     let (ssl, version, cipher): (bool, String, String) =
         (row.get("ssl"), row.get("version"), row.get("cipher"));
-    if settings.is_unix_socket() {
-        checks.push("tls", Status::Ok, "unix socket: local, TLS not needed");
+    reached.tls_version = ssl.then(|| version.clone());
+    let roots = settings.root_certs();
+    let mode = settings.ssl_mode();
+    let (status, detail) = if reached.transport == Transport::Unix {
+        (Status::Ok, "unix socket: local, TLS not needed".to_string())
     } else if !ssl {
-        checks.push(
-            "tls",
-            Status::Warn,
-            "not encrypted: queries and the password cross the network in clear. Next step: \
-             sslmode=verify-full with sslrootcert",
-        );
-    } else if settings.ssl_mode() != SslMode::VerifyFull {
-        checks.push(
-            "tls",
-            Status::Warn,
-            format!(
-                "encrypted ({version}, {cipher}) but sslmode={} does not prove the server's \
-                 identity; use sslmode=verify-full",
-                settings.ssl_mode()
-            ),
-        );
+        let clear = "not encrypted: queries and the password cross the network in clear. Next \
+                     step: sslmode=verify-full with sslrootcert";
+        (Status::Warn, clear.to_string())
     } else {
-        checks.push(
-            "tls",
-            Status::Ok,
-            format!("{version}, {cipher}, certificate and host name verified"),
-        );
-    }
+        match reached.certificate.unwrap_or(Verified::None) {
+            Verified::ChainAndHostName => (
+                Status::Ok,
+                format!("{version}, {cipher}, chain verified against {roots}, host name verified"),
+            ),
+            Verified::Chain => (
+                Status::Warn,
+                format!(
+                    "encrypted ({version}, {cipher}), chain verified against {roots} but not \
+                     the host name (sslmode={mode}); use sslmode=verify-full"
+                ),
+            ),
+            Verified::None => (
+                Status::Warn,
+                format!(
+                    "encrypted ({version}, {cipher}) but the certificate is not verified \
+                     (sslmode={mode}, no root certificate); use sslmode=verify-full"
+                ),
+            ),
+        }
+    };
+    checks.push("tls", status, detail);
     Ok(())
 }
 

@@ -279,6 +279,12 @@ pub mod schema_check {
     pub const RULES: Statement = file!(Query "schema_check/rules.sql" [Int8]);
 }
 
+/// Connecting: `target_session_attrs`.
+pub mod connect {
+    use super::*;
+    pub const SESSION_ATTRS: Statement = file!(Query "connect/session_attrs.sql" []);
+}
+
 /// `doctor`'s checks (catalogs and settings only).
 pub mod doctor {
     use super::*;
@@ -364,6 +370,7 @@ pub const ALL: &[&Statement] = &[
     &schema_check::TREE,
     &schema_check::TRIGGERS,
     &schema_check::RULES,
+    &connect::SESSION_ATTRS,
     &doctor::TLS,
     &doctor::SERVER_VERSION,
     &doctor::RECOVERY,

@@ -19,6 +19,7 @@ mod history;
 mod json_docs;
 mod json_errors;
 mod layers;
+mod libpq_diff;
 mod markdown;
 mod metrics;
 mod sandbox;

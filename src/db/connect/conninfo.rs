@@ -1,87 +1,119 @@
-//! Connection strings: `postgresql://` URLs and libpq's `key=value` text.
+//! Connection strings as libpq 15 reads them: `postgresql://` URLs, the
+//! `key=value` form, and (as psql does) a bare word that is a database
+//! name. The result is a list of libpq keywords and their values, later
+//! ones winning; nothing here looks at the environment.
 //!
-//! The postgres crate parses both, but it does not know libpq's `sslmode`
-//! values beyond `require`, `sslrootcert`, `passfile` or `connect_timeout`,
-//! and its errors may quote the input, password included. So the text is
-//! split here first: what we handle ourselves goes into [`Ours`], what the
-//! crate understands is rebuilt and handed on, and anything else is refused
-//! without being echoed.
-
-use std::path::PathBuf;
+//! Nothing here ever quotes the input in an error: it may hold a password.
+//! A URL that libpq would split in a way the operator cannot have meant
+//! (an unencoded `@` that puts part of the password in the host name) is
+//! refused rather than guessed at.
 
 use anyhow::Result;
-use postgres::Config;
 
 use crate::exit;
 
-/// What we take out of a connection string before the postgres crate sees
-/// it (it does not know these, or we handle them ourselves).
-#[derive(Debug, Default)]
-pub(super) struct Ours {
-    pub(super) sslmode: Option<String>,
-    pub(super) sslrootcert: Option<String>,
-    pub(super) passfile: Option<PathBuf>,
-    pub(super) connect_timeout: Option<String>,
+/// One libpq 15 connection parameter: its keyword, the variable it falls
+/// back to, and the compiled-in default.
+pub(super) struct Keyword {
+    pub(super) name: &'static str,
+    pub(super) env: Option<&'static str>,
+    pub(super) default: Option<&'static str>,
 }
 
-/// Parameters the postgres crate understands.
-const PASSED_ON: [&str; 18] = [
-    "user",
-    "password",
-    "dbname",
-    "options",
-    "host",
-    "hostaddr",
-    "port",
-    "sslnegotiation",
-    "tcp_user_timeout",
-    "keepalives",
-    "keepalives_idle",
-    "keepalives_interval",
-    "keepalives_retries",
-    "target_session_attrs",
-    "channel_binding",
-    "load_balance_hosts",
-    // Ignored in favour of our own name (set afterwards).
-    "application_name",
-    "fallback_application_name",
+const fn kw(
+    name: &'static str,
+    env: Option<&'static str>,
+    default: Option<&'static str>,
+) -> Keyword {
+    Keyword { name, env, default }
+}
+
+/// Every keyword libpq 15 knows (`PQconninfoOptions`), in its order.
+pub(super) const KEYWORDS: &[Keyword] = &[
+    kw("service", Some("PGSERVICE"), None),
+    kw("user", Some("PGUSER"), None),
+    kw("password", Some("PGPASSWORD"), None),
+    kw("passfile", Some("PGPASSFILE"), None),
+    kw("channel_binding", Some("PGCHANNELBINDING"), Some("prefer")),
+    kw("connect_timeout", Some("PGCONNECT_TIMEOUT"), None),
+    kw("dbname", Some("PGDATABASE"), None),
+    kw("host", Some("PGHOST"), None),
+    kw("hostaddr", Some("PGHOSTADDR"), None),
+    kw("port", Some("PGPORT"), Some("5432")),
+    kw("client_encoding", Some("PGCLIENTENCODING"), None),
+    kw("options", Some("PGOPTIONS"), None),
+    kw("application_name", Some("PGAPPNAME"), None),
+    kw("fallback_application_name", None, None),
+    kw("keepalives", None, None),
+    kw("keepalives_idle", None, None),
+    kw("keepalives_interval", None, None),
+    kw("keepalives_count", None, None),
+    kw("tcp_user_timeout", None, None),
+    kw("sslmode", Some("PGSSLMODE"), Some("prefer")),
+    kw("sslcompression", Some("PGSSLCOMPRESSION"), Some("0")),
+    kw("sslcert", Some("PGSSLCERT"), None),
+    kw("sslkey", Some("PGSSLKEY"), None),
+    kw("sslpassword", None, None),
+    kw("sslrootcert", Some("PGSSLROOTCERT"), None),
+    kw("sslcrl", Some("PGSSLCRL"), None),
+    kw("sslcrldir", Some("PGSSLCRLDIR"), None),
+    kw("sslsni", Some("PGSSLSNI"), Some("1")),
+    kw("requirepeer", Some("PGREQUIREPEER"), None),
+    kw(
+        "ssl_min_protocol_version",
+        Some("PGSSLMINPROTOCOLVERSION"),
+        Some("TLSv1.2"),
+    ),
+    kw(
+        "ssl_max_protocol_version",
+        Some("PGSSLMAXPROTOCOLVERSION"),
+        None,
+    ),
+    kw("gssencmode", Some("PGGSSENCMODE"), Some("prefer")),
+    kw("krbsrvname", Some("PGKRBSRVNAME"), Some("postgres")),
+    kw("gsslib", Some("PGGSSLIB"), None),
+    kw("replication", None, None),
+    kw(
+        "target_session_attrs",
+        Some("PGTARGETSESSIONATTRS"),
+        Some("any"),
+    ),
 ];
 
-/// libpq parameters we do not support; named in the error (the name comes
-/// from this list, never from the input, which may hold a password).
-const UNSUPPORTED: [&str; 12] = [
-    "sslcert",
-    "sslkey",
-    "sslpassword",
-    "sslcrl",
-    "sslcrldir",
-    "sslsni",
-    "sslcompression",
-    "service",
-    "gssencmode",
-    "krbsrvname",
-    "requirepeer",
-    "client_encoding",
-];
+/// The keyword as libpq spells it, `None` for one it does not know.
+pub(super) fn keyword(name: &str) -> Option<&'static Keyword> {
+    KEYWORDS.iter().find(|k| k.name == name)
+}
 
-/// Splits a URL or key=value string into what the postgres crate parses and
-/// what we handle. Malformed input is never echoed: it may hold a password.
-pub(super) fn parse_connection_string(text: &str) -> Result<(Config, Ours)> {
-    let text = text.trim();
-    let is_url = text.starts_with("postgres://") || text.starts_with("postgresql://");
-    let (rest_url, params) = if is_url {
-        split_url(text).ok_or_else(malformed)?
+/// Parameters from a connection string, in order (a later one wins).
+pub(super) type Pairs = Vec<(&'static str, String)>;
+
+/// Parses `--database-url` / `DATABASE_URL` as psql parses its database
+/// argument: a URL, `key=value` pairs when it holds a `=`, else a
+/// database name.
+pub(super) fn parse_connection_string(text: &str) -> Result<Pairs> {
+    if uri_prefix_len(text).is_some() {
+        parse_uri(text)
+    } else if text.contains('=') {
+        parse_key_values(text)
+            .ok_or_else(malformed)
+            .and_then(store_all)
+    } else if text.is_empty() {
+        Ok(Vec::new())
     } else {
-        (String::new(), parse_key_values(text).ok_or_else(malformed)?)
-    };
-    let (ours, passed) = sort_params(params)?;
-    let rebuilt = rebuild(is_url, &rest_url, &passed);
-    let config = rebuilt.parse::<Config>().map_err(|_| malformed())?;
-    Ok((config, ours))
+        Ok(vec![("dbname", text.to_string())])
+    }
+}
+
+fn uri_prefix_len(text: &str) -> Option<usize> {
+    ["postgresql://", "postgres://"]
+        .iter()
+        .find(|p| text.starts_with(**p))
+        .map(|p| p.len())
 }
 
 /// The one error for text we cannot parse; it never quotes the text.
-fn malformed() -> anyhow::Error {
+pub(super) fn malformed() -> anyhow::Error {
     exit::usage(
         "the database URL (--database-url or DATABASE_URL) is malformed; expected \
          postgresql://user@host:port/dbname?sslmode=verify-full or key=value pairs such as \
@@ -90,78 +122,246 @@ fn malformed() -> anyhow::Error {
     )
 }
 
-/// A URL as the part before `?` and its decoded query parameters; `None`
-/// when a parameter has no `=` or bad percent-encoding.
-fn split_url(text: &str) -> Option<(String, Vec<(String, String)>)> {
-    let (head, query) = match text.split_once('?') {
-        Some((head, query)) => (head, Some(query)),
-        None => (text, None),
-    };
-    let mut params = Vec::new();
-    for pair in query.into_iter().flat_map(|q| q.split('&')) {
-        if pair.is_empty() {
-            continue;
-        }
-        let (key, value) = pair.split_once('=')?;
-        params.push((percent_decode(key)?, percent_decode(value)?));
-    }
-    Some((head.to_string(), params))
+fn ambiguous() -> anyhow::Error {
+    exit::usage(
+        "the database URL (--database-url or DATABASE_URL) cannot be read unambiguously: an \
+         `@` outside user:password@host would put part of the user name or password where \
+         the host or database goes. Percent-encode it in the user name and password (@ is \
+         %40, : is %3A, / is %2F) and retry (the text is not shown: it may hold a password)",
+    )
 }
 
-/// Parameters we handle go into [`Ours`], those the postgres crate knows
-/// are passed on, and any other is a usage error naming it only when it is
-/// a known libpq parameter (the input may hold a password).
-fn sort_params(params: Vec<(String, String)>) -> Result<(Ours, Vec<(String, String)>)> {
-    let mut ours = Ours::default();
-    let mut passed: Vec<(String, String)> = Vec::new();
-    for (key, value) in params {
-        match key.as_str() {
-            "sslmode" => ours.sslmode = Some(value),
-            "sslrootcert" => ours.sslrootcert = Some(value),
-            "passfile" => ours.passfile = Some(PathBuf::from(value)),
-            "connect_timeout" => ours.connect_timeout = Some(value),
-            "application_name" | "fallback_application_name" => {}
-            key if PASSED_ON.contains(&key) => passed.push((key.to_string(), value)),
-            key => {
-                return Err(match UNSUPPORTED.iter().find(|k| **k == key) {
-                    Some(known) => exit::usage(format!(
-                        "the connection parameter `{known}` is not supported by \
-                         pushleft-controller; remove it from the database URL"
-                    )),
-                    None => exit::usage(
-                        "the database URL holds a parameter pushleft-controller does not know \
-                         (not shown: the text may hold a password); supported are host, \
-                         hostaddr, port, user, password, dbname, options, sslmode, sslrootcert, \
-                         passfile, connect_timeout, target_session_attrs and the keepalive \
-                         settings",
-                    ),
-                });
+fn unknown_parameter() -> anyhow::Error {
+    exit::usage(
+        "the database URL is malformed: it holds a parameter libpq does not know (the text is \
+         not shown: it may hold a password); supported are libpq 15's parameters, such as host, \
+         hostaddr, port, dbname, user, password, passfile, service, options, connect_timeout, \
+         sslmode, sslrootcert, sslcert, sslkey and target_session_attrs (see CONNECTING in man \
+         pushleft-controller)",
+    )
+}
+
+/// libpq's `conninfo_storeval`: the keyword must be known; `requiressl`
+/// becomes `sslmode`, as in libpq 15.
+fn store(key: &str, value: String) -> Result<(&'static str, String)> {
+    if key == "requiressl" {
+        let mode = if value.starts_with('1') {
+            "require"
+        } else {
+            "prefer"
+        };
+        return Ok(("sslmode", mode.to_string()));
+    }
+    keyword(key)
+        .map(|k| (k.name, value))
+        .ok_or_else(unknown_parameter)
+}
+
+fn store_all(pairs: Vec<(String, String)>) -> Result<Pairs> {
+    pairs.into_iter().map(|(k, v)| store(&k, v)).collect()
+}
+
+/// A `postgresql://` URL, as libpq's `conninfo_uri_parse_options` splits
+/// it, refusing the forms where an `@` makes the split a guess.
+fn parse_uri(text: &str) -> Result<Pairs> {
+    let rest = &text[uri_prefix_len(text).unwrap_or(0)..];
+    let before_query = rest.split('?').next().unwrap_or("");
+    let authority = rest.split('/').next().unwrap_or("");
+    // libpq looks for the user's `@` before the first `/`, even inside
+    // the query; anything but one `@` in the authority proper is a guess.
+    let ats = authority.matches('@').count();
+    let path_has_at = before_query
+        .split_once('/')
+        .is_some_and(|(_, path)| path.contains('@'));
+    let query_first = matches!(
+        (authority.find('?'), authority.find('@')),
+        (Some(q), Some(a)) if q < a
+    );
+    if ats > 1 || query_first || path_has_at {
+        return Err(ambiguous());
+    }
+    let mut out = Vec::new();
+    let mut p = rest;
+    if let Some((credentials, _)) = authority.split_once('@') {
+        let (user, password) = match credentials.split_once(':') {
+            Some((user, password)) => (user, Some(password)),
+            None => (credentials, None),
+        };
+        if !user.is_empty() {
+            out.push(("user", decode(user)?));
+        }
+        if let Some(password) = password.filter(|p| !p.is_empty()) {
+            out.push(("password", decode(password)?));
+        }
+        p = &rest[credentials.len() + 1..];
+    }
+    let (hosts, ports, after) = parse_netloc(p)?;
+    if !hosts.is_empty() {
+        out.push(("host", decode(&hosts)?));
+    }
+    if !ports.is_empty() {
+        out.push(("port", decode(&ports)?));
+    }
+    let query = match after {
+        Some(rest) if rest.starts_with('/') => {
+            let (dbname, query) = match rest[1..].split_once('?') {
+                Some((d, q)) => (d, Some(q)),
+                None => (&rest[1..], None),
+            };
+            if !dbname.is_empty() {
+                out.push(("dbname", decode(dbname)?));
+            }
+            query
+        }
+        Some(rest) => rest.strip_prefix('?'),
+        None => None,
+    };
+    if let Some(query) = query {
+        out.extend(parse_query(query)?);
+    }
+    Ok(out)
+}
+
+/// The host and port lists of a URL's netloc (`h1:p1,[::1]:p2`) and what
+/// follows them (from the `/` or `?`), as libpq joins them.
+fn parse_netloc(mut p: &str) -> Result<(String, String, Option<&str>)> {
+    let mut hosts = String::new();
+    let mut ports = String::new();
+    loop {
+        let host_end;
+        if let Some(inner) = p.strip_prefix('[') {
+            let close = inner.find(']').ok_or_else(malformed)?;
+            if close == 0 {
+                return Err(malformed());
+            }
+            hosts.push_str(&inner[..close]);
+            p = &inner[close + 1..];
+            if !matches!(p.chars().next(), None | Some(':' | '/' | '?' | ',')) {
+                return Err(malformed());
+            }
+            host_end = 0;
+        } else {
+            host_end = p.find([':', '/', '?', ',']).unwrap_or(p.len());
+            hosts.push_str(&p[..host_end]);
+        }
+        p = &p[host_end..];
+        if let Some(rest) = p.strip_prefix(':') {
+            let end = rest.find(['/', '?', ',']).unwrap_or(rest.len());
+            ports.push_str(&rest[..end]);
+            p = &rest[end..];
+        }
+        match p.strip_prefix(',') {
+            Some(rest) => {
+                hosts.push(',');
+                ports.push(',');
+                p = rest;
+            }
+            None => break,
+        }
+    }
+    Ok((hosts, ports, (!p.is_empty()).then_some(p)))
+}
+
+/// `key=value&…` as libpq reads a URL's query: every pair needs one `=`,
+/// both sides are percent-decoded, and `ssl=true` means `sslmode=require`.
+fn parse_query(query: &str) -> Result<Pairs> {
+    let mut out = Vec::new();
+    if query.is_empty() {
+        return Ok(out);
+    }
+    for pair in query.split('&') {
+        let (key, value) = pair.split_once('=').ok_or_else(malformed)?;
+        if value.contains('=') {
+            return Err(malformed());
+        }
+        let (key, value) = (decode(key)?, decode(value)?);
+        if key == "ssl" && value == "true" {
+            out.push(("sslmode", "require".to_string()));
+        } else {
+            out.push(store(&key, value)?);
+        }
+    }
+    Ok(out)
+}
+
+/// libpq's `isspace` (the C locale's).
+fn is_space(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\x0B' | '\x0C' | '\r')
+}
+
+/// libpq's `key = value` syntax: values may be single-quoted, and `\`
+/// escapes the next character. `None` when malformed (a key without `=`,
+/// an unterminated quote).
+pub(super) fn parse_key_values(text: &str) -> Option<Vec<(String, String)>> {
+    let mut chars = text.chars().peekable();
+    let mut out = Vec::new();
+    let skip_space = |chars: &mut std::iter::Peekable<std::str::Chars>| {
+        while chars.peek().is_some_and(|c| is_space(*c)) {
+            chars.next();
+        }
+    };
+    loop {
+        skip_space(&mut chars);
+        if chars.peek().is_none() {
+            return Some(out);
+        }
+        let mut key = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || is_space(c) {
+                break;
+            }
+            key.push(c);
+            chars.next();
+        }
+        skip_space(&mut chars);
+        if chars.next() != Some('=') {
+            return None;
+        }
+        skip_space(&mut chars);
+        let mut value = String::new();
+        if chars.peek() == Some(&'\'') {
+            chars.next();
+            loop {
+                match chars.next()? {
+                    '\\' => value.extend(chars.next()),
+                    '\'' => break,
+                    c => value.push(c),
+                }
+            }
+        } else {
+            while let Some(c) = chars.next() {
+                match c {
+                    c if is_space(c) => break,
+                    '\\' => value.extend(chars.next()),
+                    c => value.push(c),
+                }
             }
         }
+        out.push((key, value));
     }
-    Ok((ours, passed))
 }
 
-/// The parameters passed on, in the form the text came in: the URL with a
-/// re-encoded query, or quoted `key='value'` pairs.
-fn rebuild(is_url: bool, rest_url: &str, passed: &[(String, String)]) -> String {
-    if is_url {
-        if passed.is_empty() {
-            rest_url.to_string()
+/// libpq's percent-decoding: `%` needs two hex digits, and `%00` is
+/// refused.
+fn decode(text: &str) -> Result<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3).ok_or_else(malformed)?;
+            let byte = u8::from_str_radix(hex, 16).map_err(|_| malformed())?;
+            if byte == 0 || hex.starts_with(['+', '-']) {
+                return Err(malformed());
+            }
+            out.push(byte);
+            i += 3;
         } else {
-            let query: Vec<String> = passed
-                .iter()
-                .map(|(k, v)| format!("{k}={}", percent_encode(v)))
-                .collect();
-            format!("{rest_url}?{}", query.join("&"))
+            out.push(bytes[i]);
+            i += 1;
         }
-    } else {
-        passed
-            .iter()
-            .map(|(k, v)| format!("{k}='{}'", v.replace('\\', "\\\\").replace('\'', "\\'")))
-            .collect::<Vec<_>>()
-            .join(" ")
     }
+    String::from_utf8(out).map_err(|_| malformed())
 }
 
 /// Where a standby's `primary_conninfo` points: `host:port` and nothing
@@ -171,6 +371,7 @@ pub fn primary_from_conninfo(conninfo: &str) -> Option<String> {
     let value = |key: &str| {
         pairs
             .iter()
+            .rev()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.clone())
             .filter(|v| !v.is_empty())
@@ -180,104 +381,6 @@ pub fn primary_from_conninfo(conninfo: &str) -> Option<String> {
     Some(format!("{host}:{port}"))
 }
 
-/// libpq's `key = value` syntax: values may be single-quoted, and `\`
-/// escapes the next character. `None` when malformed.
-fn parse_key_values(text: &str) -> Option<Vec<(String, String)>> {
-    let mut chars = text.chars().peekable();
-    let mut out = Vec::new();
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek().is_none() {
-            return Some(out);
-        }
-        let mut key = String::new();
-        while let Some(&c) = chars.peek() {
-            if c == '=' || c.is_whitespace() {
-                break;
-            }
-            key.push(c);
-            chars.next();
-        }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.next() != Some('=') || key.is_empty() {
-            return None;
-        }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        let mut value = String::new();
-        if chars.peek() == Some(&'\'') {
-            chars.next();
-            loop {
-                match chars.next()? {
-                    '\\' => value.push(chars.next()?),
-                    '\'' => break,
-                    c => value.push(c),
-                }
-            }
-        } else {
-            while let Some(&c) = chars.peek() {
-                if c.is_whitespace() {
-                    break;
-                }
-                chars.next();
-                if c == '\\' {
-                    value.push(chars.next()?);
-                } else {
-                    value.push(c);
-                }
-            }
-        }
-        out.push((key, value));
-    }
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = text.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-pub(super) fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn a_standby_names_its_primary_without_the_password() {
-        let conninfo = "user=replicator password='s3cr3t pw' host=db-primary.internal port=5433 sslmode=require";
-        assert_eq!(
-            super::primary_from_conninfo(conninfo).as_deref(),
-            Some("db-primary.internal:5433")
-        );
-        assert_eq!(super::primary_from_conninfo("user=x").as_deref(), None);
-        assert_eq!(
-            super::primary_from_conninfo("host=/var/run/postgresql").as_deref(),
-            Some("/var/run/postgresql:5432")
-        );
-    }
-}
+#[path = "conninfo_tests.rs"]
+mod tests;

@@ -1,34 +1,49 @@
-//! The libpq environment and defaults: `PG*` variables as libpq reads
-//! them, the default host (the local socket directory), the home
-//! directory and the operating-system user.
+//! libpq's environment and compiled-in defaults: the default socket
+//! directory, the home directory, the operating-system user, and integer
+//! parameters as libpq parses them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
 
+use super::options::Env;
 use crate::exit;
 
 /// libpq's default port.
 pub(super) const DEFAULT_PORT: u16 = 5432;
 
-/// Socket directories libpq builds may default to; the first that exists is
-/// the default host, and a `.pgpass` host of `localhost` matches them.
-pub(super) const DEFAULT_SOCKET_DIRS: [&str; 3] =
-    ["/var/run/postgresql", "/run/postgresql", "/tmp"];
+/// libpq's compiled-in socket directory (`DEFAULT_PGSOCKET_DIR` of
+/// Debian's and Ubuntu's builds): the host when none is given, and the
+/// one directory a `.pgpass` host of `localhost` matches.
+pub(super) const DEFAULT_SOCKET_DIR: &str = "/var/run/postgresql";
 
-/// libpq's `connect_timeout`: whole seconds, 0 for no limit, and less than
-/// two counts as two.
-pub(super) fn libpq_connect_timeout(text: &str) -> Result<Duration> {
-    let seconds: u64 = text.trim().parse().map_err(|_| {
+/// libpq's `parse_int_param`: an optionally signed decimal integer with
+/// blanks around it, nothing else.
+pub(super) fn parse_int(text: &str) -> Option<i64> {
+    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0B');
+    let digits = trimmed.strip_prefix(['+', '-']).unwrap_or(trimmed);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    trimmed
+        .parse::<i64>()
+        .ok()
+        .filter(|n| i32::try_from(*n).is_ok())
+}
+
+/// libpq's `connect_timeout`, per address: whole seconds, zero or less
+/// for no limit ([`Duration::ZERO`]), and one counts as two.
+pub(super) fn libpq_connect_timeout(text: &str, set_where: &str) -> Result<Duration> {
+    let seconds = parse_int(text).ok_or_else(|| {
         exit::usage(format!(
-            "connect_timeout {text:?} (URL or PGCONNECT_TIMEOUT) is not a whole number of seconds"
+            "connect_timeout {text:?} ({set_where}) is not a whole number of seconds"
         ))
     })?;
     Ok(match seconds {
-        0 => Duration::ZERO,
+        i64::MIN..=0 => Duration::ZERO,
         1 => Duration::from_secs(2),
-        n => Duration::from_secs(n),
+        n => Duration::from_secs(n as u64),
     })
 }
 
@@ -38,28 +53,18 @@ pub(super) fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
-/// libpq's default host: the local socket directory when there is one.
-pub(super) fn default_host() -> String {
-    DEFAULT_SOCKET_DIRS
-        .iter()
-        .find(|dir| Path::new(dir).is_dir() && *dir != &"/tmp")
-        .map(|dir| dir.to_string())
+/// `$HOME` when set and not empty, else the home directory of the
+/// effective user (libpq's `pqGetHomeDirectory`).
+pub(super) fn home_dir(env: Env) -> Option<PathBuf> {
+    env("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
         .or_else(|| {
-            Path::new("/tmp/.s.PGSQL.5432")
-                .exists()
-                .then(|| "/tmp".to_string())
+            nix::unistd::User::from_uid(nix::unistd::geteuid())
+                .ok()
+                .flatten()
+                .map(|u| u.dir)
         })
-        .unwrap_or_else(|| "localhost".to_string())
-}
-
-/// `$HOME`, else the home directory of the effective user.
-pub(super) fn home_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    env("HOME").map(PathBuf::from).or_else(|| {
-        nix::unistd::User::from_uid(nix::unistd::geteuid())
-            .ok()
-            .flatten()
-            .map(|u| u.dir)
-    })
 }
 
 /// The operating-system user, as libpq defaults PGUSER to it.
@@ -70,4 +75,25 @@ pub fn os_user() -> String {
         .map(|u| u.name)
         .or_else(|| std::env::var("USER").ok())
         .unwrap_or_else(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_and_timeouts_as_libpq_reads_them() {
+        assert_eq!(parse_int(" 7 "), Some(7));
+        assert_eq!(parse_int("+7"), Some(7));
+        assert_eq!(parse_int("-1"), Some(-1));
+        for bad in ["", "7s", "1.5", "- 1", "99999999999"] {
+            assert_eq!(parse_int(bad), None, "{bad}");
+        }
+        let t = |s| libpq_connect_timeout(s, "test").unwrap();
+        assert_eq!(t("-1"), Duration::ZERO);
+        assert_eq!(t("0"), Duration::ZERO);
+        assert_eq!(t("1"), Duration::from_secs(2));
+        assert_eq!(t("5"), Duration::from_secs(5));
+        assert!(libpq_connect_timeout("", "test").is_err());
+    }
 }

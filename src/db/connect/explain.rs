@@ -1,87 +1,73 @@
 //! Connection errors as sentences for a human at 3 a.m.: what failed and
-//! the next step, with every secret scrubbed out. The original error is
-//! not passed on: its text is not ours to trust.
+//! the next step. Text that comes from elsewhere (the server, the crates)
+//! is scrubbed of the passwords; our own text cannot hold one. The
+//! original error is not passed on: its text is not ours to trust.
 
-use super::Settings;
-use super::conninfo::percent_encode;
+use super::attempt::Failure;
+use super::hosts::HostSpec;
+use super::{PasswordSource, Settings};
 
 impl Settings {
-    /// Replaces every secret in `text` with `********`.
+    /// Replaces every secret in `text` with `********` where it stands as
+    /// a whole word: text that merely contains a password's characters
+    /// (a user `anna` and a password `nn`) is left alone.
     pub fn redact(&self, text: &str) -> String {
         let mut text = text.to_string();
         for secret in &self.secrets {
-            text = text.replace(secret.as_str(), "********");
+            text = replace_whole(&text, secret);
         }
         text
     }
 
-    /// A connection error as a sentence for a human at 3 a.m.: what failed
-    /// and the next step, scrubbed of every secret. The original error is
-    /// not kept in the chain: its text is not ours to trust.
-    pub(super) fn explain(&self, err: &postgres::Error) -> anyhow::Error {
-        let what = self.cause_and_hint(err);
-        anyhow::anyhow!(self.redact(&format!(
+    /// Every attempt failed: one error naming each, in order.
+    pub(super) fn all_failed(&self, failures: &[String]) -> anyhow::Error {
+        let what = match failures {
+            [] => "no host to try".to_string(),
+            [one] => one.clone(),
+            many => many.join("; then "),
+        };
+        anyhow::anyhow!(
             "could not connect to {} (sslmode={}): {what}",
             self.describe(),
             self.ssl_mode
-        )))
+        )
     }
 
-    /// What went wrong and the next step, from the most telling part of
-    /// the error: the server's answer, else a TLS or network cause, else
-    /// the crate's own words.
-    fn cause_and_hint(&self, err: &postgres::Error) -> String {
-        if let Some(db) = err.as_db_error() {
-            let said = format!("the server said \"{}\"", db.message());
-            let hint = self.server_hint(db);
-            return format!("{said}. {hint}");
-        }
-        if let Some(hint) = self.transport_hint(err) {
-            return hint;
-        }
-        self.crate_error_hint(err)
-    }
-
-    /// The next step for an error the server sent (by SQLSTATE).
-    fn server_hint(&self, db: &postgres::error::DbError) -> String {
-        use postgres::error::SqlState;
-        let code = db.code();
-        if *code == SqlState::INVALID_PASSWORD {
-            format!(
-                "Next step: check the password (it came from {}).",
-                self.password_source
-            )
-        } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
-            if db.message().contains("no encryption") {
-                "Next step: the server only accepts TLS here: use sslmode=require (or \
-                 verify-full) in the URL or PGSSLMODE."
-                    .to_string()
-            } else {
-                "Next step: the server's pg_hba.conf refuses this user, database or \
-                 address; ask the database owner, or check PGUSER/PGDATABASE."
-                    .to_string()
+    /// One attempt's failure as a sentence with the next step.
+    pub(super) fn sentence(&self, failure: &Failure, host: &HostSpec) -> String {
+        match failure {
+            Failure::Timeout => format!(
+                "no answer within {:?} (connect timeout). Next step: check the host and port \
+                 and any firewall in between, or allow longer with --connect-timeout",
+                self.connect_timeout
+            ),
+            Failure::TlsSetup(why) => format!("TLS: {}", self.redact(why)),
+            Failure::Postgres { err, .. } => {
+                let source = host
+                    .password
+                    .as_ref()
+                    .map(|(_, s)| s.clone())
+                    .unwrap_or(PasswordSource::None);
+                if let Some(db) = err.as_db_error() {
+                    let said = format!("the server said \"{}\"", self.redact(db.message()));
+                    return format!("{said}. {}", server_hint(db, &source));
+                }
+                self.transport_hint(err, host)
+                    .unwrap_or_else(|| self.crate_error_hint(err))
             }
-        } else if *code == SqlState::INVALID_CATALOG_NAME {
-            "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
-        } else if *code == SqlState::CANNOT_CONNECT_NOW {
-            "Next step: the server is starting or stopping; retry in a moment.".to_string()
-        } else if *code == SqlState::TOO_MANY_CONNECTIONS {
-            "Next step: the server is out of connections; retry shortly.".to_string()
-        } else {
-            "Next step: fix what the server says, then retry.".to_string()
         }
     }
 
     /// A TLS failure or a network cause anywhere in the error's chain.
-    fn transport_hint(&self, err: &postgres::Error) -> Option<String> {
+    fn transport_hint(&self, err: &postgres::Error, host: &HostSpec) -> Option<String> {
         let mut source: Option<&(dyn std::error::Error + 'static)> = Some(err);
         while let Some(cause) = source {
             if let Some(tls) = cause.downcast_ref::<rustls::Error>() {
-                return Some(self.tls_hint(tls));
+                return Some(self.tls_hint(tls, host));
             }
             if let Some(io) = cause.downcast_ref::<std::io::Error>() {
                 if let Some(tls) = io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
-                    return Some(self.tls_hint(tls));
+                    return Some(self.tls_hint(tls, host));
                 }
                 match io.kind() {
                     std::io::ErrorKind::ConnectionRefused => {
@@ -92,7 +78,7 @@ impl Settings {
                                 .to_string(),
                         );
                     }
-                    std::io::ErrorKind::NotFound if self.is_unix_socket() => {
+                    std::io::ErrorKind::NotFound => {
                         return Some(
                             "no server socket in that directory. Next step: check PGHOST \
                              (the socket directory) and PGPORT, and that the server is \
@@ -118,8 +104,6 @@ impl Settings {
     /// The postgres crate's own words, for errors neither the server nor
     /// the network explain.
     fn crate_error_hint(&self, err: &postgres::Error) -> String {
-        // The crate's own words, with their causes ("invalid configuration:
-        // password missing"); redacted by the caller.
         let mut text = err.to_string();
         let mut source = std::error::Error::source(err);
         while let Some(cause) = source {
@@ -137,18 +121,21 @@ impl Settings {
              ~/.pgpass (mode 0600) or PGPASSWORD."
                 .to_string()
         } else {
-            format!("{text}. Next step: check the connection settings (see `doctor`).")
+            format!(
+                "{}. Next step: check the connection settings (see `doctor`).",
+                self.redact(&text)
+            )
         }
     }
 
-    fn tls_hint(&self, err: &rustls::Error) -> String {
+    fn tls_hint(&self, err: &rustls::Error, host: &HostSpec) -> String {
         use rustls::CertificateError;
         match err {
             rustls::Error::InvalidCertificate(CertificateError::UnknownIssuer) => format!(
                 "TLS: the server's certificate is not signed by a trusted root ({}). Next \
                  step: set sslrootcert (or PGSSLROOTCERT) to the CA that signs the server's \
                  certificate, and make sure this is the server you meant.",
-                self.root_certs
+                self.tls.roots
             ),
             rustls::Error::InvalidCertificate(
                 CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
@@ -156,21 +143,82 @@ impl Settings {
                 "TLS: the server's certificate is not valid for the host name \"{}\" \
                  (sslmode=verify-full checks it). Next step: connect with the name the \
                  certificate carries, or make sure this is the server you meant.",
-                self.target().host
+                host.label()
             ),
             other => format!(
-                "TLS handshake failed: {other}. Next step: check sslmode and sslrootcert \
-                 against the server's certificate."
+                "TLS handshake failed: {}. Next step: check sslmode and sslrootcert \
+                 against the server's certificate.",
+                self.redact(&other.to_string())
             ),
+        }
+    }
+
+    /// `field` itself, or `********` when it is a password (never part
+    /// of one: see [`Settings::redact`]).
+    pub(super) fn mask(&self, field: &str) -> String {
+        if self.secrets.iter().any(|s| s == field) {
+            "********".to_string()
+        } else {
+            field.to_string()
         }
     }
 }
 
-/// The texts to scrub from every message: each secret as given and
-/// percent-encoded (the form it takes in a URL), longest first so that a
-/// secret containing another is replaced whole.
+/// The next step for an error the server sent (by SQLSTATE).
+fn server_hint(db: &postgres::error::DbError, source: &PasswordSource) -> String {
+    use postgres::error::SqlState;
+    let code = db.code();
+    if *code == SqlState::INVALID_PASSWORD {
+        format!("Next step: check the password (it came from {source}).")
+    } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
+        if db.message().contains("no encryption") {
+            "Next step: the server only accepts TLS here: use sslmode=require (or \
+             verify-full) in the URL or PGSSLMODE."
+                .to_string()
+        } else {
+            "Next step: the server's pg_hba.conf refuses this user, database or address; ask \
+             the database owner, or check PGUSER/PGDATABASE."
+                .to_string()
+        }
+    } else if *code == SqlState::INVALID_CATALOG_NAME {
+        "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
+    } else if *code == SqlState::CANNOT_CONNECT_NOW {
+        "Next step: the server is starting or stopping; retry in a moment.".to_string()
+    } else if *code == SqlState::TOO_MANY_CONNECTIONS {
+        "Next step: the server is out of connections; retry shortly.".to_string()
+    } else {
+        "Next step: fix what the server says, then retry.".to_string()
+    }
+}
+
+/// `text` with each whole-word occurrence of `secret` replaced: the
+/// characters on either side must not be letters or digits.
+fn replace_whole(text: &str, secret: &str) -> String {
+    if secret.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(secret) {
+        let before = rest[..at].chars().next_back().or(out.chars().next_back());
+        let after = rest[at + secret.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        if word(before) || word(after) {
+            out.push_str(secret);
+        } else {
+            out.push_str("********");
+        }
+        rest = &rest[at + secret.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The texts to scrub: each password as given and percent-encoded (the
+/// form it takes in a URL), longest first so that a secret containing
+/// another is replaced whole.
 pub(super) fn secrets_to_redact(mut secrets: Vec<String>) -> Vec<String> {
-    // Percent-encoded, a password could reach a message in that form.
     let encoded: Vec<String> = secrets.iter().map(|s| percent_encode(s)).collect();
     secrets.extend(encoded);
     secrets.retain(|s| !s.is_empty());
@@ -179,17 +227,40 @@ pub(super) fn secrets_to_redact(mut secrets: Vec<String>) -> Vec<String> {
     secrets
 }
 
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    use super::replace_whole;
     use crate::db::connect::PasswordSource;
     use crate::db::connect::test_support::resolve;
 
     #[test]
     fn secrets_are_redacted_from_descriptions() {
-        // A mistyped URL can put part of a password where the host goes.
         let s = resolve(Some("host=s3cr3tpw dbname=d password=s3cr3tpw"), &[]).unwrap();
         assert!(!s.describe().contains("s3cr3tpw"), "{}", s.describe());
         assert!(!format!("{s:?}").contains("s3cr3tpw"));
-        assert_eq!(s.password_source(), &PasswordSource::Url);
+        assert_eq!(s.password_source(), PasswordSource::Url);
+    }
+
+    #[test]
+    fn redaction_never_mangles_text_that_merely_contains_the_password() {
+        let s = resolve(Some("host=h user=anna dbname=na password=na"), &[]).unwrap();
+        assert_eq!(s.describe(), "h:5432/******** as anna");
+        assert_eq!(
+            s.redact("user anna: na, (na)"),
+            "user anna: ********, (********)"
+        );
+        assert_eq!(replace_whole("xpwx pw", "pw"), "xpwx ********");
     }
 }

@@ -1,42 +1,38 @@
 //! Connection settings, TLS and session safety: everything about reaching
-//! the database lives here.
+//! the database lives here. The rule (SPEC, "Connecting"): given the same
+//! environment and connection string, land where psql (libpq 15) lands —
+//! or refuse with exit 2 naming the parameter we do not support.
 //!
-//! # Where each setting comes from (first wins), as libpq does it
+//! # Where each parameter comes from (first wins), as libpq does it
 //!
-//! 1. `--database-url URL` on the command line;
-//! 2. else `DATABASE_URL` (clap merges 1 and 2 into one value);
-//! 3. for every parameter the URL does not set: the libpq variable
-//!    (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`,
-//!    `PGSSLMODE`, `PGSSLROOTCERT`, `PGCONNECT_TIMEOUT`, `PGPASSFILE`);
-//! 4. for the password only: the first matching line of the password file
-//!    (`passfile=`, `PGPASSFILE`, else `~/.pgpass`), ignored with a warning
-//!    when it is group or world readable;
-//! 5. libpq's defaults: the local socket directory, port 5432, the
-//!    operating-system user, a database named like the user, `sslmode=prefer`.
+//! 1. `--database-url` / `DATABASE_URL` (clap merges them): a URL,
+//!    `key=value` pairs, or a bare database name, as psql reads its
+//!    database argument;
+//! 2. the section of the service (`service=`, else `PGSERVICE`) in
+//!    `PGSERVICEFILE` or `~/.pg_service.conf`, else in
+//!    `PGSYSCONFDIR/pg_service.conf`;
+//! 3. the `PG*` variable (an empty one is an empty value, as in libpq);
+//! 4. libpq's compiled-in default (socket directory
+//!    `/var/run/postgresql`, port 5432, the operating-system user, a
+//!    database named like the user, `sslmode=prefer`);
+//! 5. for the password only, per host: the first matching line of the
+//!    password file (`passfile`, `PGPASSFILE`, else `~/.pgpass`), ignored
+//!    with a warning when group or world readable.
 //!
-//! `application_name` is always `pushleft-controller/<version>` (`PGAPPNAME`
-//! and `application_name=` are ignored) so `pg_stat_activity` shows who is
-//! holding a lock. The connect timeout is `--connect-timeout` /
-//! `PUSHLEFT_CONNECT_TIMEOUT`, else `connect_timeout=`, else
-//! `PGCONNECT_TIMEOUT`, else 10 s, and it bounds the whole connection
-//! (TCP, TLS and authentication), not only the TCP handshake.
-//!
-//! # TLS
-//!
-//! rustls (pure Rust, no OpenSSL to install or patch on a jump host) with
-//! libpq's modes: `disable` (never), `allow`/`prefer` (when the server
-//! offers it, unverified), `require` (always, unverified), `verify-ca`
-//! (always, the chain must lead to a trusted root), `verify-full` (and the
-//! certificate must name the host). Trusted roots: `sslrootcert=` /
-//! `PGSSLROOTCERT` (a PEM file, or `system`), else `~/.postgresql/root.crt`
-//! when it exists, else the system's roots. Unix sockets never use TLS.
+//! `application_name` is always `pushleft-controller/<version>`
+//! (`PGAPPNAME` and `application_name=` are overridden) so
+//! `pg_stat_activity` shows who is holding a lock. The connect timeout is
+//! `--connect-timeout` / `PUSHLEFT_CONNECT_TIMEOUT`, else
+//! `connect_timeout`, else 10 s; it bounds each address's whole attempt
+//! (TCP, TLS and authentication), as libpq's does.
 //!
 //! # Secrets
 //!
 //! The password never leaves this module: [`Settings`] has no Debug that
-//! shows it, [`Settings::describe`] and [`Target`] leave it out, malformed
-//! input is never echoed, and every connection error is rewritten into a
-//! sentence of ours and scrubbed of the password before it is returned.
+//! shows it, [`Settings::describe`], [`Target`] and [`Reached`] are built
+//! from fields that cannot hold it, malformed input is never echoed, and
+//! text that comes from elsewhere (the server, the crates) is scrubbed of
+//! it before it is returned.
 //!
 //! # Layout
 //!
@@ -45,13 +41,16 @@
 //! [`Settings::warnings`] for the caller to show).
 //!
 //! - `mod.rs`: the types, [`Settings`] and its accessors;
+//! - `conninfo.rs`: URL and `key=value` parsing, libpq's keywords,
+//!   [`primary_from_conninfo`];
+//! - `options.rs`, `service.rs`, `env.rs`: the parameters from the string,
+//!   the service file, the environment and the defaults;
+//! - `hosts.rs`, `pgpass.rs`: the host list and each host's password;
 //! - `resolve.rs`: [`Settings::resolve`], one named step per parameter;
-//! - `conninfo.rs`: URL and `key=value` parsing, [`primary_from_conninfo`];
-//! - `env.rs`: the `PG*` environment, libpq's defaults, [`os_user`];
-//! - `pgpass.rs`: the password file ([`password_from_file`]);
-//! - `tls.rs`: [`SslMode`], [`RootCerts`], the rustls configuration and
-//!   verifier;
-//! - `session.rs`: session options and [`Settings::connect`];
+//! - `tls.rs`, `verify.rs`: [`SslMode`], [`RootCerts`], the rustls
+//!   configuration and libpq's certificate check;
+//! - `session.rs`, `attempt.rs`: [`Settings::connect`]: hosts, addresses,
+//!   TLS fall-backs, `target_session_attrs`;
 //! - `explain.rs`: connection errors as sentences, and redaction.
 
 use std::fmt;
@@ -59,25 +58,31 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use postgres::Config;
-use postgres::config::Host;
 use serde::Serialize;
 
+mod attempt;
 mod conninfo;
 mod env;
 mod explain;
+mod hosts;
+mod options;
 mod pgpass;
 mod resolve;
+mod service;
 mod session;
 #[cfg(test)]
 mod test_support;
 mod tls;
+mod verify;
 
 pub use conninfo::primary_from_conninfo;
 pub use env::os_user;
-use env::{DEFAULT_PORT, process_env};
+use env::process_env;
+use hosts::{HostSpec, Kind};
 pub use pgpass::password_from_file;
+use tls::TlsOptions;
 pub use tls::{RootCerts, SslMode};
+pub use verify::Verified;
 
 /// `pushleft-controller/<version>`: what `pg_stat_activity` shows.
 pub const APPLICATION_NAME: &str = concat!("pushleft-controller/", env!("CARGO_PKG_VERSION"));
@@ -85,7 +90,7 @@ pub const APPLICATION_NAME: &str = concat!("pushleft-controller/", env!("CARGO_P
 /// The lock timeout of commands that do not take row locks on purpose.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How long to wait for a connection when nothing says otherwise.
+/// How long to wait for each address when nothing says otherwise.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Where the password came from (never the password itself).
@@ -98,6 +103,8 @@ pub enum PasswordSource {
     Url,
     /// `PGPASSWORD`.
     Environment,
+    /// The service's section of this service file.
+    ServiceFile(PathBuf),
     /// A line of this password file.
     PasswordFile(PathBuf),
 }
@@ -108,6 +115,9 @@ impl fmt::Display for PasswordSource {
             PasswordSource::None => f.write_str("no password"),
             PasswordSource::Url => f.write_str("the password in the database URL"),
             PasswordSource::Environment => f.write_str("PGPASSWORD"),
+            PasswordSource::ServiceFile(path) => {
+                write!(f, "the service file {}", path.display())
+            }
             PasswordSource::PasswordFile(path) => {
                 write!(f, "the password file {}", path.display())
             }
@@ -121,9 +131,74 @@ impl fmt::Display for PasswordSource {
 pub struct Target {
     /// Host names, addresses or socket directories, comma-separated.
     pub host: String,
+    /// The first host's port.
     pub port: u16,
     pub database: String,
     pub user: String,
+}
+
+/// libpq's `target_session_attrs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SessionAttrs {
+    Any,
+    ReadWrite,
+    ReadOnly,
+    Primary,
+    Standby,
+    PreferStandby,
+}
+
+/// How a session was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    Tcp,
+    Unix,
+}
+
+/// The server a session really reached: the address dialled (or the
+/// socket), and how TLS went. Never the password.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reached {
+    pub transport: Transport,
+    /// The `host` entry this address belongs to (`null`: hostaddr only).
+    pub host: Option<String>,
+    /// The IP address dialled (TCP).
+    pub address: Option<String>,
+    pub port: u16,
+    /// The socket file (unix).
+    pub socket: Option<String>,
+    pub database: String,
+    pub user: String,
+    pub tls: bool,
+    /// The TLS version, as the server reports it (filled in by `doctor`).
+    pub tls_version: Option<String>,
+    /// How the server's certificate was checked (`null` without TLS).
+    pub certificate: Option<Verified>,
+}
+
+impl Reached {
+    /// `127.0.0.1:5432 (host db1)` or `/var/run/postgresql/.s.PGSQL.5432`.
+    pub fn describe(&self) -> String {
+        match (&self.socket, &self.address) {
+            (Some(socket), _) => format!("unix socket {socket}"),
+            (None, Some(address)) => {
+                let address = if address.contains(':') {
+                    format!("[{address}]")
+                } else {
+                    address.clone()
+                };
+                match &self.host {
+                    Some(host) if *host != address => {
+                        format!("{address}:{} (host {host})", self.port)
+                    }
+                    _ => format!("{address}:{}", self.port),
+                }
+            }
+            (None, None) => format!("port {}", self.port),
+        }
+    }
 }
 
 /// What connecting needs from the command line, as plain data: the
@@ -134,6 +209,8 @@ pub struct Target {
 pub struct ConnectOptions {
     /// `--database-url` / `DATABASE_URL`: a URL or `key=value` text.
     pub database_url: Option<String>,
+    /// `--service`: a section of the connection service file.
+    pub service: Option<String>,
     pub statement_timeout: Duration,
     /// `None`: `connect_timeout=`, `PGCONNECT_TIMEOUT` or the default.
     pub connect_timeout: Option<Duration>,
@@ -149,20 +226,36 @@ pub struct Timeouts {
     pub connect: Option<Duration>,
 }
 
+/// TCP keepalive settings passed on to the socket.
+#[derive(Debug, Clone, Default)]
+struct Keepalives {
+    off: bool,
+    idle: Option<Duration>,
+    interval: Option<Duration>,
+    count: Option<u32>,
+    tcp_user_timeout: Option<Duration>,
+}
+
 /// Everything needed to open a session, resolved once.
 #[derive(Clone)]
 pub struct Settings {
-    /// Holds the password; never printed.
-    config: Config,
+    /// The hosts in order, each with its password; never printed.
+    hosts: Vec<HostSpec>,
+    user: String,
+    dbname: String,
+    /// `options` / `PGOPTIONS`: the operator's own `-c` settings.
+    options: Option<String>,
     ssl_mode: SslMode,
-    root_certs: RootCerts,
+    tls: TlsOptions,
+    channel_binding: postgres::config::ChannelBinding,
+    keepalives: Keepalives,
+    session_attrs: SessionAttrs,
     statement_timeout: Duration,
     idle_in_transaction_timeout: Duration,
+    /// Per address; zero: no limit.
     connect_timeout: Duration,
-    password_source: PasswordSource,
     warnings: Vec<String>,
-    /// Texts scrubbed from every message (the password, as given and as
-    /// percent-encoded).
+    /// Texts scrubbed from text that comes from elsewhere.
     secrets: Vec<String>,
 }
 
@@ -172,54 +265,92 @@ impl fmt::Debug for Settings {
         f.debug_struct("Settings")
             .field("target", &self.describe())
             .field("sslmode", &self.ssl_mode)
-            .field("password", &self.password_source)
+            .field("password", &self.password_source())
             .finish()
     }
 }
 
 impl Settings {
-    /// The settings of this process: `options`, the libpq environment and
-    /// the password file. Nothing is printed here: warnings (an unsafe
-    /// password file) are kept in [`Settings::warnings`] for the caller to
-    /// show, so this module stays below the user interface.
+    /// The settings of this process: `options`, the libpq environment,
+    /// service and password files. Nothing is printed here: warnings (an
+    /// unsafe password file) are kept in [`Settings::warnings`] for the
+    /// caller to show, so this module stays below the user interface.
     pub fn from_options(options: &ConnectOptions) -> Result<Settings> {
         let timeouts = Timeouts {
             statement: options.statement_timeout,
             idle_in_transaction: options.idle_in_transaction_timeout,
             connect: options.connect_timeout,
         };
-        Settings::resolve(options.database_url.as_deref(), &process_env, timeouts)
+        Settings::resolve_with_service(
+            options.database_url.as_deref(),
+            options.service.as_deref(),
+            &process_env,
+            timeouts,
+        )
     }
 
-    /// host:port/database as user — never the password.
+    /// `host:port/database as user` (each host with its port) — never the
+    /// password.
     pub fn describe(&self) -> String {
-        let target = self.target();
-        self.redact(&format!(
-            "{}:{}/{} as {}",
-            target.host, target.port, target.database, target.user
-        ))
+        let hosts: Vec<String> = self
+            .hosts
+            .iter()
+            .map(|h| {
+                let port = h
+                    .port()
+                    .map(|p| p.to_string())
+                    .unwrap_or_else(|_| "?".into());
+                format!("{}:{port}", self.mask(&h.label()))
+            })
+            .collect();
+        format!(
+            "{}/{} as {}",
+            hosts.join(","),
+            self.mask(&self.dbname),
+            self.mask(&self.user)
+        )
     }
 
     /// Host, port, database and user (never the password).
     pub fn target(&self) -> Target {
-        let mut target = target_of(&self.config);
-        target.host = self.redact(&target.host);
-        target.database = self.redact(&target.database);
-        target.user = self.redact(&target.user);
-        target
+        Target {
+            host: self
+                .hosts
+                .iter()
+                .map(|h| self.mask(&h.label()))
+                .collect::<Vec<_>>()
+                .join(","),
+            port: self
+                .hosts
+                .first()
+                .and_then(|h| h.port().ok())
+                .unwrap_or(env::DEFAULT_PORT),
+            database: self.mask(&self.dbname),
+            user: self.mask(&self.user),
+        }
     }
 
     pub fn ssl_mode(&self) -> SslMode {
         self.ssl_mode
     }
 
-    /// The trusted roots `verify-ca` and `verify-full` check against.
+    /// The trusted roots the server's certificate is checked against.
     pub fn root_certs(&self) -> &RootCerts {
-        &self.root_certs
+        &self.tls.roots
     }
 
-    pub fn password_source(&self) -> &PasswordSource {
-        &self.password_source
+    /// `target_session_attrs`.
+    pub fn session_attrs(&self) -> SessionAttrs {
+        self.session_attrs
+    }
+
+    /// Where the first host's password comes from.
+    pub fn password_source(&self) -> PasswordSource {
+        self.hosts
+            .first()
+            .and_then(|h| h.password.as_ref())
+            .map(|(_, source)| source.clone())
+            .unwrap_or(PasswordSource::None)
     }
 
     /// Things the operator should know, e.g. an ignored password file.
@@ -235,31 +366,13 @@ impl Settings {
         self.idle_in_transaction_timeout
     }
 
+    /// Per address; zero means no limit.
     pub fn connect_timeout(&self) -> Duration {
         self.connect_timeout
     }
 
     /// Whether every host is a unix socket directory (TLS never applies).
     pub fn is_unix_socket(&self) -> bool {
-        let hosts = self.config.get_hosts();
-        !hosts.is_empty() && hosts.iter().all(|h| matches!(h, Host::Unix(_)))
-    }
-}
-
-fn target_of(config: &Config) -> Target {
-    let host = config
-        .get_hosts()
-        .iter()
-        .map(|h| match h {
-            Host::Tcp(name) => name.clone(),
-            Host::Unix(path) => path.display().to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(",");
-    Target {
-        host,
-        port: config.get_ports().first().copied().unwrap_or(DEFAULT_PORT),
-        database: config.get_dbname().unwrap_or_default().to_string(),
-        user: config.get_user().unwrap_or_default().to_string(),
+        self.hosts.iter().all(|h| h.kind == Kind::Socket)
     }
 }

@@ -1,46 +1,42 @@
-//! The password file (`.pgpass`), read as libpq reads it, and refused as
-//! libpq refuses it when others can read it.
+//! The password file (`.pgpass`), read as libpq 15 reads it, and refused
+//! as libpq refuses it when others can read it.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use postgres::config::Host;
+use super::env::{DEFAULT_SOCKET_DIR, home_dir};
+use super::options::{Env, Options};
 
-use super::env::{DEFAULT_SOCKET_DIRS, home_dir};
-
-/// `PGPASSFILE`, else `~/.pgpass` (the URL's `passfile=` is checked first,
-/// by the caller).
-pub(super) fn password_file_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    env("PGPASSFILE")
+/// `passfile=` / `PGPASSFILE` when not empty, else `~/.pgpass`.
+pub(super) fn password_file_path(options: &Options, env: Env) -> Option<PathBuf> {
+    options
+        .nonempty("passfile")
         .map(PathBuf::from)
         .or_else(|| home_dir(env).map(|home| home.join(".pgpass")))
 }
 
-/// The host as `.pgpass` sees it: a socket in a default directory is
-/// `localhost`, any other socket directory is its path.
-pub(super) fn pgpass_host(host: &Host) -> String {
-    match host {
-        Host::Tcp(name) => name.clone(),
-        Host::Unix(path) => {
-            if DEFAULT_SOCKET_DIRS.iter().any(|d| Path::new(d) == path) {
-                "localhost".to_string()
-            } else {
-                path.display().to_string()
-            }
-        }
+/// The host as `.pgpass` sees it: libpq's compiled-in socket directory is
+/// `localhost`; any other host, socket directory or address is itself.
+pub(super) fn pgpass_host(host: &str) -> &str {
+    if host.is_empty() || host == DEFAULT_SOCKET_DIR {
+        "localhost"
+    } else {
+        host
     }
 }
 
 /// The password of the first line of the password file that matches, as
-/// libpq does: `host:port:database:user:password`, `*` matches anything,
-/// `\` escapes `:` and `\`, lines starting with `#` are comments. A missing
-/// file is no password; a file that is group or world readable, or not a
-/// plain file, is ignored with the warning returned as `Err`.
+/// libpq does: `host:port:database:user:password`, a field of just `*`
+/// matches anything, `\` escapes the next character, a line starting with
+/// `#` is a comment, and the password ends at the first unescaped `:`.
+/// `port` is the text given (empty: 5432). A missing file is no password;
+/// a file that is group or world readable, or not a plain file, is
+/// ignored with the warning returned as `Err`.
 pub fn password_from_file(
     path: &Path,
     host: &str,
-    port: u16,
+    port: &str,
     database: &str,
     user: &str,
 ) -> std::result::Result<Option<String>, String> {
@@ -61,58 +57,81 @@ pub fn password_from_file(
             path.display()
         ));
     }
-    let Ok(text) = fs::read_to_string(path) else {
+    let Ok(bytes) = fs::read(path) else {
         return Err(format!(
             "password file \"{}\" could not be read; it is ignored",
             path.display()
         ));
     };
-    let port = port.to_string();
-    let wanted = [host, port.as_str(), database, user];
-    for line in text.lines() {
-        let line = line.trim_end_matches('\r');
+    let text = String::from_utf8_lossy(&bytes);
+    let port = if port.is_empty() { "5432" } else { port };
+    let wanted = [pgpass_host(host), port, database, user];
+    for line in text.split('\n') {
+        let line = line.trim_end_matches(['\r', '\n']);
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields = split_pgpass_line(line);
-        if fields.len() < 5 {
-            continue;
+        let mut rest = Some(line);
+        for want in wanted {
+            rest = rest.and_then(|r| field_matches(r, want));
         }
-        if fields
-            .iter()
-            .zip(wanted)
-            .all(|(field, want)| field == "*" || field == want)
-        {
-            return Ok(Some(fields[4].clone()));
+        if let Some(rest) = rest {
+            return Ok(Some(unescape_password(rest)));
         }
     }
     Ok(None)
 }
 
-/// The fields of a `.pgpass` line; the fifth is the rest of the line.
-fn split_pgpass_line(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        let field = fields.len() - 1;
-        match c {
-            '\\' => {
-                if let Some(next) = chars.next() {
-                    fields[field].push(next);
-                }
+/// libpq's `pwdfMatchesString`: the rest of the line after a field that
+/// matches `want`, `None` when it does not.
+fn field_matches<'a>(line: &'a str, want: &str) -> Option<&'a str> {
+    if let Some(rest) = line.strip_prefix("*:") {
+        return Some(rest);
+    }
+    let bytes = line.as_bytes();
+    let want = want.as_bytes();
+    let (mut i, mut j) = (0, 0);
+    while i < bytes.len() {
+        let mut escaped = false;
+        if bytes[i] == b'\\' {
+            i += 1;
+            escaped = true;
+            if i == bytes.len() {
+                return None;
             }
-            ':' if field < 4 => fields.push(String::new()),
-            c => fields[field].push(c),
+        }
+        if bytes[i] == b':' && j == want.len() && !escaped {
+            return Some(&line[i + 1..]);
+        }
+        if j == want.len() || bytes[i] != want[j] {
+            return None;
+        }
+        i += 1;
+        j += 1;
+    }
+    None
+}
+
+/// The password field: up to the first unescaped `:`, `\` escaping.
+fn unescape_password(field: &str) -> String {
+    let mut out = String::new();
+    let mut chars = field.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ':' => break,
+            '\\' => match chars.next() {
+                Some(next) => out.push(next),
+                None => out.push('\\'),
+            },
+            c => out.push(c),
         }
     }
-    fields
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::connect::PasswordSource;
-    use crate::db::connect::test_support::resolve;
 
     fn pgpass(content: &str, mode: u32) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -129,29 +148,39 @@ mod tests {
              db1:5432:control:alice:first\n\
              db1:*:*:alice:second\n\
              we\\:ird:5432:*:*:pass\\:with\\\\colon:and more\n\
+             localhost:*:*:sock:via-default-dir\n\
+             /tmp:*:*:sock:via-tmp\n\
              *:*:*:*:fallback\n",
             0o600,
         );
         let path = dir.path().join("pgpass");
-        let get = |h: &str, p: u16, d: &str, u: &str| password_from_file(&path, h, p, d, u);
+        let get = |h: &str, p: &str, d: &str, u: &str| password_from_file(&path, h, p, d, u);
+        assert_eq!(get("db1", "", "control", "alice"), Ok(Some("first".into())));
         assert_eq!(
-            get("db1", 5432, "control", "alice"),
-            Ok(Some("first".into()))
-        );
-        assert_eq!(
-            get("db1", 6432, "control", "alice"),
+            get("db1", "6432", "control", "alice"),
             Ok(Some("second".into()))
         );
+        // The password ends at the first unescaped colon.
         assert_eq!(
-            get("we:ird", 5432, "x", "y"),
-            Ok(Some("pass:with\\colon:and more".into()))
+            get("we:ird", "5432", "x", "y"),
+            Ok(Some("pass:with\\colon".into()))
         );
         assert_eq!(
-            get("db2", 5432, "control", "bob"),
+            get("db2", "5432", "control", "bob"),
             Ok(Some("fallback".into()))
         );
+        // Only the compiled-in socket directory is `localhost`.
+        assert_eq!(
+            get("/var/run/postgresql", "5432", "d", "sock"),
+            Ok(Some("via-default-dir".into()))
+        );
+        assert_eq!(
+            get("/run/postgresql", "5432", "d", "sock"),
+            Ok(Some("fallback".into()))
+        );
+        assert_eq!(get("/tmp", "5432", "d", "sock"), Ok(Some("via-tmp".into())));
         let missing = dir.path().join("nope");
-        assert_eq!(password_from_file(&missing, "h", 1, "d", "u"), Ok(None));
+        assert_eq!(password_from_file(&missing, "h", "1", "d", "u"), Ok(None));
     }
 
     #[test]
@@ -159,37 +188,8 @@ mod tests {
         for mode in [0o640, 0o604, 0o660] {
             let dir = pgpass("*:*:*:*:secret\n", mode);
             let warning =
-                password_from_file(&dir.path().join("pgpass"), "h", 5432, "d", "u").unwrap_err();
+                password_from_file(&dir.path().join("pgpass"), "h", "5432", "d", "u").unwrap_err();
             assert!(warning.contains("group or world access"), "{warning}");
         }
-    }
-
-    #[test]
-    fn pgpass_is_used_only_without_another_password() {
-        let dir = pgpass("db1:5432:control:alice:from-file\n", 0o600);
-        let file = dir.path().join("pgpass");
-        let file = file.to_str().unwrap();
-        let s = resolve(
-            Some("host=db1 dbname=control user=alice"),
-            &[("PGPASSFILE", file)],
-        )
-        .unwrap();
-        assert_eq!(s.config.get_password(), Some(&b"from-file"[..]));
-        assert!(matches!(
-            s.password_source(),
-            PasswordSource::PasswordFile(_)
-        ));
-        let s = resolve(
-            Some("host=db1 dbname=control user=alice"),
-            &[("PGPASSFILE", file), ("PGPASSWORD", "from-env")],
-        )
-        .unwrap();
-        assert_eq!(s.config.get_password(), Some(&b"from-env"[..]));
-        // A socket in a default directory is `localhost` to .pgpass.
-        assert_eq!(
-            pgpass_host(&Host::Unix("/var/run/postgresql".into())),
-            "localhost"
-        );
-        assert_eq!(pgpass_host(&Host::Unix("/srv/pg".into())), "/srv/pg");
     }
 }

@@ -1,294 +1,329 @@
-//! Resolving settings as libpq does, parameter by parameter: the URL, else
-//! the `PG*` variable, else the password file (password only), else
-//! libpq's default.
+//! Resolving settings as libpq 15 does, parameter by parameter, and
+//! refusing (exit 2, naming it) every parameter we deliberately do not
+//! support.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use postgres::Config;
+use postgres::config::ChannelBinding;
 
-use super::conninfo::{Ours, parse_connection_string};
-use super::env::{default_host, home_dir, libpq_connect_timeout};
+use super::env::{home_dir, libpq_connect_timeout, parse_int};
 use super::explain::secrets_to_redact;
-use super::pgpass::{password_file_path, password_from_file, pgpass_host};
+use super::hosts::{BadPort, host_specs};
+use super::options::{Env, Options};
 use super::{
-    APPLICATION_NAME, DEFAULT_CONNECT_TIMEOUT, PasswordSource, RootCerts, Settings, SslMode,
-    Timeouts, os_user, target_of,
+    DEFAULT_CONNECT_TIMEOUT, Keepalives, RootCerts, SessionAttrs, Settings, SslMode, Timeouts,
+    TlsOptions,
 };
 use crate::exit;
 
 impl Settings {
     /// The settings from a URL (or `key=value` text) and an environment
     /// lookup; [`Settings::from_options`] with everything passed in.
-    pub fn resolve(
+    pub fn resolve(url: Option<&str>, env: Env, timeouts: Timeouts) -> Result<Settings> {
+        Settings::resolve_with_service(url, None, env, timeouts)
+    }
+
+    /// [`Settings::resolve`] with `--service`: the named service instead
+    /// of a URL (both at once are refused: the URL's host would win over
+    /// the service's and could name another region).
+    pub fn resolve_with_service(
         url: Option<&str>,
-        env: &dyn Fn(&str) -> Option<String>,
+        service: Option<&str>,
+        env: Env,
         timeouts: Timeouts,
     ) -> Result<Settings> {
-        // libpq treats an empty variable as unset.
-        let env = |name: &str| env(name).filter(|v| !v.is_empty());
-        let (mut config, ours) = match url {
-            Some(text) => parse_connection_string(text)?,
-            None => (Config::new(), Ours::default()),
-        };
-        let mut secrets = Vec::new();
-        let mut password_source = PasswordSource::None;
-        if let Some(password) = config.get_password() {
-            secrets.push(String::from_utf8_lossy(password).into_owned());
-            password_source = PasswordSource::Url;
+        if service.is_some() && url.is_some() {
+            return Err(exit::usage(
+                "--service and a database URL (--database-url or DATABASE_URL) were both given; \
+                 give one of them (unset DATABASE_URL to use --service)",
+            ));
         }
-
-        hosts_and_ports_from_env(&mut config, &env)?;
-        let user = user_and_database_from_env(&mut config, &env);
-
+        let options = Options::collect(url, service, env)?;
+        refuse_unsupported(&options, env)?;
+        let user = options
+            .nonempty("user")
+            .map(str::to_string)
+            .unwrap_or_else(super::os_user);
+        let dbname = options.nonempty("dbname").unwrap_or(&user).to_string();
         let mut warnings = Vec::new();
-        if config.get_password().is_none() {
-            match password_outside_the_url(&config, &ours, &env, &user) {
-                Ok(Some((password, source))) => {
-                    secrets.push(password.clone());
-                    config.password(password);
-                    password_source = source;
-                }
-                Ok(None) => {}
-                Err(warning) => warnings.push(warning),
-            }
+        let hosts = host_specs(&options, env, &user, &dbname, &mut warnings)?;
+        if hosts.iter().any(|h| h.port() == Err(BadPort::NotANumber)) {
+            return Err(exit::usage(format!(
+                "the port ({}) is malformed: not a number, or a comma-separated list of them (the \
+                 text is not shown: it may hold a password)",
+                options.where_set("port")
+            )));
         }
-
-        let ssl_mode = ssl_mode(&ours, &env)?;
-        let root_certs = root_certs(&ours, &env);
-        let connect_timeout = connect_timeout(timeouts.connect, &ours, &env)?;
-
-        config.application_name(APPLICATION_NAME);
+        let secrets = secrets_to_redact(
+            hosts
+                .iter()
+                .filter_map(|h| h.password.as_ref().map(|(p, _)| p.clone()))
+                .collect(),
+        );
         Ok(Settings {
-            config,
-            ssl_mode,
-            root_certs,
+            hosts,
+            user,
+            dbname,
+            options: options.nonempty("options").map(str::to_string),
+            ssl_mode: ssl_mode(&options)?,
+            tls: tls_options(&options, env)?,
+            channel_binding: channel_binding(&options)?,
+            keepalives: keepalives(&options)?,
+            session_attrs: session_attrs(&options)?,
             statement_timeout: timeouts.statement,
             idle_in_transaction_timeout: timeouts.idle_in_transaction,
-            connect_timeout,
-            password_source,
+            connect_timeout: connect_timeout(timeouts.connect, &options)?,
             warnings,
-            secrets: secrets_to_redact(secrets),
+            secrets,
         })
     }
 }
 
-/// `PGHOST` and `PGPORT`, each only when the URL names no host or no port;
-/// no host at all is libpq's default (the local socket directory).
-fn hosts_and_ports_from_env(
-    config: &mut Config,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<()> {
-    if config.get_hosts().is_empty() {
-        let hosts = env("PGHOST").unwrap_or_else(default_host);
-        for host in hosts.split(',').map(str::trim).filter(|h| !h.is_empty()) {
-            if host.starts_with('/') {
-                config.host_path(host);
-            } else {
-                config.host(host);
-            }
+/// A usage error naming a parameter we do not support.
+fn unsupported(options: &Options, key: &str, why: &str) -> anyhow::Error {
+    exit::usage(format!(
+        "the connection parameter `{key}` (set {}) is not supported by pushleft-controller: \
+         {why}. Remove it, or connect with psql",
+        options.where_set(key)
+    ))
+}
+
+/// Every libpq parameter we deliberately do not support, when it is set:
+/// refused by name, never silently ignored.
+fn refuse_unsupported(options: &Options, env: Env) -> Result<()> {
+    const REFUSED: [(&str, &str); 8] = [
+        ("sslpassword", "encrypted client keys are not supported"),
+        ("sslcrl", "certificate revocation lists are not checked"),
+        ("sslcrldir", "certificate revocation lists are not checked"),
+        ("requirepeer", "the peer of a unix socket is not checked"),
+        ("krbsrvname", "GSSAPI (Kerberos) is not supported"),
+        ("gsslib", "GSSAPI (Kerberos) is not supported"),
+        (
+            "replication",
+            "replication connections are not for this tool",
+        ),
+        ("sslcompression", "TLS compression is not available"),
+    ];
+    for (key, why) in REFUSED {
+        if let Some(value) = options.explicit(key)
+            && (key != "sslcompression" || value.starts_with('1'))
+        {
+            return Err(unsupported(options, key, why));
         }
     }
-    if config.get_ports().is_empty()
-        && let Some(text) = env("PGPORT")
-    {
-        for port in text.split(',') {
-            let port = port.trim().parse::<u16>().map_err(|_| {
-                exit::usage(format!(
-                    "PGPORT={text} is not a port number (or a comma-separated list of them)"
-                ))
-            })?;
-            config.port(port);
+    if options.explicit("sslkey").is_some_and(|k| k.contains(':')) {
+        return Err(unsupported(
+            options,
+            "sslkey",
+            "OpenSSL engine keys are not supported",
+        ));
+    }
+    match options.get("gssencmode") {
+        Some("disable" | "prefer") | None => {}
+        Some("require") => {
+            return Err(unsupported(
+                options,
+                "gssencmode",
+                "gssencmode=require needs GSSAPI encryption, which is not supported (use \
+                 TLS: sslmode=verify-full)",
+            ));
         }
+        Some(other) => {
+            return Err(invalid(
+                options,
+                "gssencmode",
+                other,
+                "disable, prefer, require",
+            ));
+        }
+    }
+    if let Some(encoding) = options.explicit("client_encoding") {
+        let utf8 = ["utf8", "utf-8", "unicode"]
+            .iter()
+            .any(|e| e.eq_ignore_ascii_case(encoding))
+            || (encoding == "auto" && locale_is_utf8(env));
+        if !utf8 {
+            return Err(unsupported(
+                options,
+                "client_encoding",
+                "the tool speaks UTF8 only",
+            ));
+        }
+    }
+    let crl = home_dir(env).map(|h| h.join(".postgresql/root.crl"));
+    if let Some(crl) = crl.filter(|c| c.exists()) {
+        return Err(exit::usage(format!(
+            "{} exists: libpq would check the server's certificate against this revocation \
+             list, which pushleft-controller does not support. Move it away, or connect with \
+             psql",
+            crl.display()
+        )));
     }
     Ok(())
 }
 
-/// The user (URL, else `PGUSER`, else the operating-system user) and the
-/// database (URL, else `PGDATABASE`, else named like the user); returns
-/// the user, which the password file lookup needs.
-fn user_and_database_from_env(config: &mut Config, env: &dyn Fn(&str) -> Option<String>) -> String {
-    let user = match config.get_user() {
-        Some(user) => user.to_string(),
-        None => env("PGUSER").unwrap_or_else(os_user),
-    };
-    config.user(&user);
-    if config.get_dbname().is_none() {
-        config.dbname(env("PGDATABASE").as_deref().unwrap_or(&user));
-    }
-    user
+/// `client_encoding=auto` takes the locale's: UTF-8 or not.
+fn locale_is_utf8(env: Env) -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|v| env(v).filter(|x| !x.is_empty()))
+        .is_some_and(|l| {
+            let l = l.to_ascii_lowercase();
+            l.contains("utf-8") || l.contains("utf8")
+        })
 }
 
-/// For a URL without a password: `PGPASSWORD`, else the matching line of
-/// the password file (`passfile=`, else `PGPASSFILE`, else `~/.pgpass`).
-/// `Err` is a warning for the operator: the password file was ignored.
-fn password_outside_the_url(
-    config: &Config,
-    ours: &Ours,
-    env: &dyn Fn(&str) -> Option<String>,
-    user: &str,
-) -> std::result::Result<Option<(String, PasswordSource)>, String> {
-    if let Some(password) = env("PGPASSWORD") {
-        return Ok(Some((password, PasswordSource::Environment)));
-    }
-    let Some(path) = ours.passfile.clone().or_else(|| password_file_path(env)) else {
-        return Ok(None);
-    };
-    let target = target_of(config);
-    let host = config
-        .get_hosts()
-        .first()
-        .map(pgpass_host)
-        .unwrap_or_default();
-    let password = password_from_file(&path, &host, target.port, &target.database, user)?;
-    Ok(password.map(|password| (password, PasswordSource::PasswordFile(path))))
+fn invalid(options: &Options, key: &str, value: &str, allowed: &str) -> anyhow::Error {
+    exit::usage(format!(
+        "{key} {value:?} is not one of {allowed} (set {})",
+        options.where_set(key)
+    ))
 }
 
-/// `sslmode=`, else `PGSSLMODE`, else `prefer`; anything else is a usage
-/// error.
-fn ssl_mode(ours: &Ours, env: &dyn Fn(&str) -> Option<String>) -> Result<SslMode> {
-    Ok(match ours.sslmode.clone().or_else(|| env("PGSSLMODE")) {
-        Some(text) => SslMode::parse(&text).ok_or_else(|| {
-            exit::usage(format!(
-                "sslmode {text:?} is not one of disable, allow, prefer, require, verify-ca, \
-                 verify-full (set in the database URL or PGSSLMODE)"
-            ))
-        })?,
-        None => SslMode::Prefer,
+fn ssl_mode(options: &Options) -> Result<SslMode> {
+    let text = options.get("sslmode").unwrap_or("prefer");
+    SslMode::parse(text).ok_or_else(|| {
+        invalid(
+            options,
+            "sslmode",
+            text,
+            "disable, allow, prefer, require, verify-ca, verify-full",
+        )
     })
 }
 
-/// `sslrootcert=`, else `PGSSLROOTCERT` (a file, or `system`), else
-/// `~/.postgresql/root.crt` when it exists, else the system's roots.
-fn root_certs(ours: &Ours, env: &dyn Fn(&str) -> Option<String>) -> RootCerts {
-    match ours.sslrootcert.clone().or_else(|| env("PGSSLROOTCERT")) {
-        Some(text) if text == "system" => RootCerts::System,
-        Some(text) => RootCerts::File(PathBuf::from(text)),
-        None => match home_dir(env).map(|h| h.join(".postgresql/root.crt")) {
-            Some(path) if path.is_file() => RootCerts::File(path),
-            _ => RootCerts::System,
-        },
+fn session_attrs(options: &Options) -> Result<SessionAttrs> {
+    Ok(match options.get("target_session_attrs").unwrap_or("any") {
+        "any" => SessionAttrs::Any,
+        "read-write" => SessionAttrs::ReadWrite,
+        "read-only" => SessionAttrs::ReadOnly,
+        "primary" => SessionAttrs::Primary,
+        "standby" => SessionAttrs::Standby,
+        "prefer-standby" => SessionAttrs::PreferStandby,
+        other => {
+            return Err(invalid(
+                options,
+                "target_session_attrs",
+                other,
+                "any, read-write, read-only, primary, standby, prefer-standby",
+            ));
+        }
+    })
+}
+
+fn channel_binding(options: &Options) -> Result<ChannelBinding> {
+    Ok(match options.get("channel_binding").unwrap_or("prefer") {
+        "disable" => ChannelBinding::Disable,
+        "prefer" => ChannelBinding::Prefer,
+        "require" => ChannelBinding::Require,
+        other => {
+            return Err(invalid(
+                options,
+                "channel_binding",
+                other,
+                "disable, prefer, require",
+            ));
+        }
+    })
+}
+
+/// An integer parameter, libpq's way; `None` when unset or empty.
+fn int_param(options: &Options, key: &str) -> Result<Option<i64>> {
+    match options.nonempty(key) {
+        None => Ok(None),
+        Some(text) => parse_int(text).map(Some).ok_or_else(|| {
+            exit::usage(format!(
+                "{key} {text:?} (set {}) is not an integer",
+                options.where_set(key)
+            ))
+        }),
     }
 }
 
-/// `--connect-timeout` (`flag`), else `connect_timeout=`, else
-/// `PGCONNECT_TIMEOUT` (both with libpq's rules), else the default.
-fn connect_timeout(
-    flag: Option<Duration>,
-    ours: &Ours,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Duration> {
+fn keepalives(options: &Options) -> Result<Keepalives> {
+    let secs = |v: Option<i64>| v.filter(|n| *n > 0).map(|n| Duration::from_secs(n as u64));
+    Ok(Keepalives {
+        off: int_param(options, "keepalives")? == Some(0),
+        idle: secs(int_param(options, "keepalives_idle")?),
+        interval: secs(int_param(options, "keepalives_interval")?),
+        count: int_param(options, "keepalives_count")?
+            .filter(|n| *n > 0)
+            .map(|n| n as u32),
+        tcp_user_timeout: int_param(options, "tcp_user_timeout")?
+            .filter(|n| *n > 0)
+            .map(|n| Duration::from_millis(n as u64)),
+    })
+}
+
+/// The TLS parameters: roots (`sslrootcert`, else `~/.postgresql/root.crt`),
+/// the client certificate and key, SNI and protocol versions.
+fn tls_options(options: &Options, env: Env) -> Result<TlsOptions> {
+    let home_file = |name: &str| home_dir(env).map(|h| h.join(".postgresql").join(name));
+    let roots = match options.nonempty("sslrootcert") {
+        Some("system") => RootCerts::System,
+        Some(path) => RootCerts::File(PathBuf::from(path)),
+        None => home_file("root.crt").map_or(RootCerts::Unknown, RootCerts::File),
+    };
+    let version = |key: &str| -> Result<Option<u8>> {
+        match options.nonempty(key) {
+            None => Ok(None),
+            Some("TLSv1") => Ok(Some(0)),
+            Some("TLSv1.1") => Ok(Some(1)),
+            Some("TLSv1.2") => Ok(Some(2)),
+            Some("TLSv1.3") => Ok(Some(3)),
+            Some(other) => Err(invalid(
+                options,
+                key,
+                other,
+                "TLSv1, TLSv1.1, TLSv1.2, TLSv1.3",
+            )),
+        }
+    };
+    let min = version("ssl_min_protocol_version")?.unwrap_or(0);
+    let max = version("ssl_max_protocol_version")?.unwrap_or(3);
+    if min > max {
+        return Err(exit::usage(
+            "invalid SSL protocol version range (ssl_min_protocol_version is above \
+             ssl_max_protocol_version)",
+        ));
+    }
+    if max < 2 {
+        return Err(unsupported(
+            options,
+            "ssl_max_protocol_version",
+            "TLS before 1.2 is not supported (rustls)",
+        ));
+    }
+    Ok(TlsOptions {
+        roots,
+        cert: options
+            .nonempty("sslcert")
+            .map(PathBuf::from)
+            .or_else(|| home_file("postgresql.crt")),
+        key: options
+            .nonempty("sslkey")
+            .map(PathBuf::from)
+            .or_else(|| home_file("postgresql.key")),
+        sni: options.get("sslsni").is_none_or(|v| v.starts_with('1')),
+        tls12: min <= 2,
+        tls13: max == 3,
+    })
+}
+
+/// `--connect-timeout` (`flag`), else `connect_timeout` (libpq's rules),
+/// else the default.
+fn connect_timeout(flag: Option<Duration>, options: &Options) -> Result<Duration> {
     if let Some(timeout) = flag {
         return Ok(timeout);
     }
-    match ours
-        .connect_timeout
-        .clone()
-        .or_else(|| env("PGCONNECT_TIMEOUT"))
-    {
-        Some(text) => libpq_connect_timeout(&text),
+    match options.get("connect_timeout") {
+        Some(text) => libpq_connect_timeout(text, &options.where_set("connect_timeout")),
         None => Ok(DEFAULT_CONNECT_TIMEOUT),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::db::connect::test_support::resolve;
-
-    #[test]
-    fn the_url_wins_over_the_environment_parameter_by_parameter() {
-        let s = resolve(
-            Some("postgresql://alice@db1:6432/control"),
-            &[
-                ("PGHOST", "db2"),
-                ("PGPORT", "7000"),
-                ("PGUSER", "bob"),
-                ("PGDATABASE", "other"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(s.describe(), "db1:6432/control as alice");
-        let s = resolve(
-            Some("dbname=control sslmode=verify-full"),
-            &[
-                ("PGHOST", "db2"),
-                ("PGUSER", "bob"),
-                ("PGSSLMODE", "disable"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(s.describe(), "db2:5432/control as bob");
-        assert_eq!(s.ssl_mode(), SslMode::VerifyFull);
-    }
-
-    #[test]
-    fn the_libpq_environment_alone() {
-        let s = resolve(
-            None,
-            &[
-                ("PGHOST", "/var/run/pg"),
-                ("PGPORT", "5433"),
-                ("PGUSER", "ops"),
-                ("PGSSLMODE", "require"),
-                ("PGAPPNAME", "psql"),
-                ("PGCONNECT_TIMEOUT", "1"),
-            ],
-        )
-        .unwrap();
-        assert_eq!(s.describe(), "/var/run/pg:5433/ops as ops");
-        assert!(s.is_unix_socket());
-        assert_eq!(s.ssl_mode(), SslMode::Require);
-        assert_eq!(s.config.get_application_name(), Some(APPLICATION_NAME));
-        assert_eq!(s.connect_timeout(), Duration::from_secs(2));
-    }
-
-    #[test]
-    fn sslmode_and_sslrootcert_are_ours_in_both_forms() {
-        let s = resolve(
-            Some(
-                "postgresql://u:p%40ss@h/d?sslmode=verify-ca&sslrootcert=%2Fetc%2Fca.pem&application_name=x&target_session_attrs=read-write",
-            ),
-            &[],
-        )
-        .unwrap();
-        assert_eq!(s.ssl_mode(), SslMode::VerifyCa);
-        assert_eq!(s.root_certs(), &RootCerts::File("/etc/ca.pem".into()));
-        assert_eq!(s.config.get_password(), Some(&b"p@ss"[..]));
-        assert_eq!(s.config.get_application_name(), Some(APPLICATION_NAME));
-        let s = resolve(
-            Some("host=h dbname = 'my db' password='it''s' sslrootcert=system sslmode=allow"),
-            &[],
-        );
-        // libpq escapes quotes with a backslash, not by doubling.
-        assert!(s.is_err());
-        let s = resolve(
-            Some(r"host=h dbname = 'my db' password='it\'s' sslrootcert=system"),
-            &[],
-        )
-        .unwrap();
-        assert_eq!(s.target().database, "my db");
-        assert_eq!(s.config.get_password(), Some(&b"it's"[..]));
-        assert_eq!(s.root_certs(), &RootCerts::System);
-        assert_eq!(s.ssl_mode(), SslMode::Prefer);
-    }
-
-    #[test]
-    fn bad_input_is_a_usage_error_that_never_echoes_it() {
-        for url in [
-            "postgresql://u:hunter2@h/d?sslmode=verify-fll",
-            "host=h password=hunter2 bogus",
-            "host=h password=hunter2 hunter3=x",
-            "postgresql://u:hunter2@h:notaport/d",
-            "host=h password='hunter2",
-        ] {
-            let err = resolve(Some(url), &[]).unwrap_err();
-            assert_eq!(exit::code_for(&err), exit::ExitCode::Usage, "{url}");
-            let text = format!("{err:#}");
-            assert!(!text.contains("hunter"), "{url}: {text}");
-        }
-        let err = resolve(Some("host=h sslcert=/x"), &[]).unwrap_err();
-        assert!(err.to_string().contains("`sslcert`"), "{err}");
-    }
-}
+#[path = "resolve_tests.rs"]
+mod tests;

@@ -17,14 +17,16 @@ pub(super) fn timeouts() -> Timeouts {
     }
 }
 
-/// [`Settings::resolve`] with exactly these variables and a `HOME` that
+/// [`Settings::resolve`] with exactly these variables, a `HOME` that
 /// does not exist (no `~/.pgpass` or `~/.postgresql/root.crt` of the
-/// machine running the tests).
+/// machine running the tests) and no system service file.
 pub(super) fn resolve(url: Option<&str>, vars: &[(&str, &str)]) -> Result<Settings> {
-    let map: HashMap<String, String> = vars
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .chain([("HOME".to_string(), "/nonexistent".to_string())])
-        .collect();
+    let map: HashMap<String, String> = [
+        ("HOME".to_string(), "/nonexistent".to_string()),
+        ("PGSYSCONFDIR".to_string(), "/nonexistent".to_string()),
+    ]
+    .into_iter()
+    .chain(vars.iter().map(|(k, v)| (k.to_string(), v.to_string())))
+    .collect();
     Settings::resolve(url, &move |k| map.get(k).cloned(), timeouts())
 }

@@ -1,20 +1,21 @@
-//! TLS with rustls and libpq's `sslmode`s: which roots to trust, and one
-//! certificate verifier for libpq's three strengths of checking.
+//! TLS with rustls and libpq 15's rules for it: which roots to trust
+//! (and that a root certificate file, once present, is checked whatever
+//! the `sslmode`), the client certificate, the protocol versions and SNI.
 //!
 //! rustls, not OpenSSL: nothing to install or patch on a jump host.
 
 use std::fmt;
+use std::fs;
+use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, Result};
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::server::ParsedCertificate;
-use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::version::{TLS12, TLS13};
 use serde::Serialize;
+
+use super::verify::{LibpqVerifier, NameCheck, Recorder, Roots};
 
 /// libpq's `sslmode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -52,7 +53,8 @@ impl SslMode {
         }
     }
 
-    /// The server's certificate is checked against trusted roots.
+    /// The server's certificate must be checked against trusted roots
+    /// (other modes check it too when a root certificate file exists).
     pub fn verifies(self) -> bool {
         matches!(self, SslMode::VerifyCa | SslMode::VerifyFull)
     }
@@ -64,13 +66,17 @@ impl fmt::Display for SslMode {
     }
 }
 
-/// Where the trusted roots for `verify-ca` / `verify-full` come from.
+/// Where the trusted roots come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootCerts {
-    /// A PEM file (`sslrootcert=`, `PGSSLROOTCERT`, `~/.postgresql/root.crt`).
+    /// A PEM file (`sslrootcert=`, `PGSSLROOTCERT`, else
+    /// `~/.postgresql/root.crt`); used when it exists.
     File(PathBuf),
-    /// The operating system's trust store.
+    /// `sslrootcert=system`: the operating system's trust store (libpq
+    /// 16's meaning).
     System,
+    /// No home directory to look in.
+    Unknown,
 }
 
 impl fmt::Display for RootCerts {
@@ -78,136 +84,153 @@ impl fmt::Display for RootCerts {
         match self {
             RootCerts::File(path) => write!(f, "{}", path.display()),
             RootCerts::System => f.write_str("the system's trusted roots"),
+            RootCerts::Unknown => f.write_str("~/.postgresql/root.crt"),
         }
     }
 }
 
-/// A rustls client configuration for `mode` (not `disable`).
-pub(super) fn tls_config(mode: SslMode, roots: &RootCerts) -> Result<rustls::ClientConfig> {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let roots = if mode.verifies() {
-        Some(Arc::new(load_roots(roots)?))
-    } else {
-        None
-    };
-    let verifier = Arc::new(PgVerifier {
-        check_name: mode == SslMode::VerifyFull,
-        roots,
-        provider: provider.clone(),
-    });
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .context("setting up TLS")?
-        .dangerous()
-        .with_custom_certificate_verifier(verifier)
-        .with_no_client_auth();
-    Ok(config)
+/// The TLS parameters, resolved.
+#[derive(Debug, Clone)]
+pub(super) struct TlsOptions {
+    pub(super) roots: RootCerts,
+    /// `sslcert` / `PGSSLCERT`, else `~/.postgresql/postgresql.crt`: sent
+    /// when it exists.
+    pub(super) cert: Option<PathBuf>,
+    /// `sslkey` / `PGSSLKEY`, else `~/.postgresql/postgresql.key`.
+    pub(super) key: Option<PathBuf>,
+    /// `sslsni`: send the host name.
+    pub(super) sni: bool,
+    /// `ssl_min_protocol_version` allows TLS 1.2.
+    pub(super) tls12: bool,
+    /// `ssl_max_protocol_version` allows TLS 1.3.
+    pub(super) tls13: bool,
 }
 
-fn load_roots(roots: &RootCerts) -> Result<RootCertStore> {
-    let mut store = RootCertStore::empty();
-    match roots {
-        RootCerts::File(path) => {
-            let certs = CertificateDer::pem_file_iter(path)
-                .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
-                .map_err(|err| {
-                    anyhow::anyhow!(
-                        "could not read the root certificate file {} (sslrootcert / \
-                         PGSSLROOTCERT): {err}. Next step: point it at the PEM file of the CA \
-                         that signs the server's certificate",
-                        path.display()
-                    )
-                })?;
-            let (added, _ignored) = store.add_parsable_certificates(certs);
-            if added == 0 {
-                anyhow::bail!(
-                    "the root certificate file {} holds no usable certificate. Next step: \
-                     point sslrootcert (or PGSSLROOTCERT) at the PEM file of the CA",
+impl TlsOptions {
+    /// The rustls configuration for one attempt: `name` is checked
+    /// against the certificate when `mode` is verify-full. `Err` is
+    /// libpq's sentence for a TLS set-up that cannot work.
+    pub(super) fn client_config(
+        &self,
+        mode: SslMode,
+        name: NameCheck,
+        record: Recorder,
+    ) -> Result<rustls::ClientConfig, String> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let roots = self.load_roots(mode)?;
+        let verifier = Arc::new(LibpqVerifier::new(
+            roots,
+            if mode == SslMode::VerifyFull {
+                name
+            } else {
+                NameCheck::No
+            },
+            record,
+            provider.clone(),
+        ));
+        let versions: Vec<_> = [(self.tls12, &TLS12), (self.tls13, &TLS13)]
+            .into_iter()
+            .filter_map(|(on, v)| on.then_some(v))
+            .collect();
+        let builder = rustls::ClientConfig::builder_with_provider(provider)
+            .with_protocol_versions(&versions)
+            .map_err(|err| format!("setting up TLS: {err}"))?
+            .dangerous()
+            .with_custom_certificate_verifier(verifier);
+        let mut config = match self.client_certificate()? {
+            Some((chain, key)) => builder
+                .with_client_auth_cert(chain, key)
+                .map_err(|err| format!("the client certificate cannot be used: {err}"))?,
+            None => builder.with_no_client_auth(),
+        };
+        config.enable_sni = self.sni;
+        Ok(config)
+    }
+
+    /// The trusted roots, as libpq finds them: `None` (no checking) when
+    /// the file does not exist, which verify-ca and verify-full refuse.
+    fn load_roots(&self, mode: SslMode) -> Result<Option<Roots>, String> {
+        let path = match &self.roots {
+            RootCerts::System => {
+                let found = rustls_native_certs::load_native_certs();
+                return Roots::new(found.certs).map(Some).ok_or_else(|| {
+                    "no trusted roots found on this system (sslrootcert=system)".into()
+                });
+            }
+            RootCerts::File(path) if fs::metadata(path).is_ok() => path,
+            missing => {
+                if mode.verifies() {
+                    return Err(format!(
+                        "root certificate file \"{missing}\" does not exist. Next step: point \
+                         sslrootcert (or PGSSLROOTCERT) at the PEM file of the CA that signs \
+                         the server's certificate, or change sslmode"
+                    ));
+                }
+                return Ok(None);
+            }
+        };
+        let certs = CertificateDer::pem_file_iter(path)
+            .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+            .map_err(|err| {
+                format!(
+                    "could not read root certificate file \"{}\": {err}. Next step: point \
+                     sslrootcert (or PGSSLROOTCERT) at the PEM file of the CA",
                     path.display()
-                );
-            }
-        }
-        RootCerts::System => {
-            let found = rustls_native_certs::load_native_certs();
-            store.add_parsable_certificates(found.certs);
-            if store.is_empty() {
-                anyhow::bail!(
-                    "no trusted roots found on this system, and no sslrootcert given. Next \
-                     step: set sslrootcert (or PGSSLROOTCERT) to the CA's PEM file"
-                );
-            }
-        }
+                )
+            })?;
+        Roots::new(certs).map(Some).ok_or_else(|| {
+            format!(
+                "the root certificate file \"{}\" holds no usable certificate. Next step: \
+                 point sslrootcert (or PGSSLROOTCERT) at the PEM file of the CA",
+                path.display()
+            )
+        })
     }
-    Ok(store)
-}
 
-/// libpq's three strengths of verification in one rustls verifier: none
-/// (`prefer`, `require`), the chain (`verify-ca`), the chain and the host
-/// name (`verify-full`). Handshake signatures are always checked.
-#[derive(Debug)]
-struct PgVerifier {
-    check_name: bool,
-    /// `None`: the certificate is not verified at all.
-    roots: Option<Arc<RootCertStore>>,
-    provider: Arc<CryptoProvider>,
-}
-
-impl ServerCertVerifier for PgVerifier {
-    fn verify_server_cert(
+    /// The client certificate and its key, when the certificate file
+    /// exists; libpq's checks of the key file.
+    #[allow(clippy::type_complexity)]
+    fn client_certificate(
         &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        if let Some(roots) = &self.roots {
-            let cert = ParsedCertificate::try_from(end_entity)?;
-            rustls::client::verify_server_cert_signed_by_trust_anchor(
-                &cert,
-                roots,
-                intermediates,
-                now,
-                self.provider.signature_verification_algorithms.all,
-            )?;
-            if self.check_name {
-                rustls::client::verify_server_name(&cert, server_name)?;
-            }
+    ) -> Result<Option<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)>, String> {
+        let Some(cert_path) = self.cert.as_ref().filter(|p| fs::metadata(p).is_ok()) else {
+            return Ok(None);
+        };
+        let chain = CertificateDer::pem_file_iter(cert_path)
+            .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+            .map_err(|err| {
+                format!(
+                    "could not read certificate file \"{}\": {err}",
+                    cert_path.display()
+                )
+            })?;
+        let key_path = self
+            .key
+            .as_ref()
+            .ok_or("no private key file for the certificate")?;
+        let meta = fs::metadata(key_path).map_err(|_| {
+            format!(
+                "certificate present, but not private key file \"{}\"",
+                key_path.display()
+            )
+        })?;
+        // Root-owned keys may be group-readable (0640), others not (0600).
+        let forbidden = if meta.uid() == 0 { 0o037 } else { 0o077 };
+        if meta.mode() & forbidden != 0 {
+            return Err(format!(
+                "private key file \"{}\" has group or world access; file must have \
+                 permissions u=rw (0600) or less if owned by the current user, or permissions \
+                 u=rw,g=r (0640) or less if owned by root",
+                key_path.display()
+            ));
         }
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
+        let key = PrivateKeyDer::from_pem_file(key_path).map_err(|err| {
+            format!(
+                "could not load private key file \"{}\": {err} (an encrypted key is not \
+                 supported)",
+                key_path.display()
+            )
+        })?;
+        Ok(Some((chain, key)))
     }
 }
