@@ -444,7 +444,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --watch --count --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --pool --status --stale --watch --count --all-services --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -668,7 +668,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__history)
-            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -792,7 +792,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

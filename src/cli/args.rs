@@ -145,6 +145,17 @@ pub enum FleetCommand {
     List(FleetListArgs),
 }
 
+/// `--all-services`: shared by the fleet-wide views (`--service a,b`
+/// names some regions; this takes them all).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct RegionArgs {
+    /// Read every region: each service the service files define
+    /// (PGSERVICEFILE or ~/.pg_service.conf, then pg_service.conf), in
+    /// parallel; a region column says where each row comes from.
+    #[arg(long)]
+    pub all_services: bool,
+}
+
 /// `--watch` and `--count`: shared by the views that refresh.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct WatchArgs {
@@ -200,6 +211,9 @@ pub struct FleetListArgs {
 
     #[command(flatten)]
     pub watch: WatchArgs,
+
+    #[command(flatten)]
+    pub regions: RegionArgs,
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
@@ -264,6 +278,9 @@ pub struct StuckArgs {
 
     #[command(flatten)]
     pub watch: WatchArgs,
+
+    #[command(flatten)]
+    pub regions: RegionArgs,
 }
 
 /// `stuck --group-by`.
@@ -394,6 +411,9 @@ pub struct HistoryArgs {
     /// Show at most this many, the newest.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub limit: usize,
+
+    #[command(flatten)]
+    pub regions: RegionArgs,
 }
 
 #[derive(Debug, Args)]

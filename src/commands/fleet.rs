@@ -5,11 +5,13 @@
 use anyhow::Result;
 
 use super::Context;
+use super::regions;
 use super::watch::{self, Watched};
 use crate::cli::{FleetCommand, NodeStatusFilter};
 use crate::db::fleet::{self, FleetFilter};
 use crate::exit::ExitCode;
 use crate::model::NodeStatus;
+use crate::model::region::merge_fleet;
 use crate::ui;
 
 pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
@@ -42,8 +44,23 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             },
         );
     }
-    let mut client = ctx.connect_for_reading()?;
-    let list = fleet::list(&mut client, ctx.schema(), &filter, stale_after)?;
+    let (list, statuses) = match regions::requested(ctx, args.regions.all_services)? {
+        None => {
+            let mut client = ctx.connect_for_reading()?;
+            let list = fleet::list(&mut client, ctx.schema(), &filter, stale_after)?;
+            (list, Vec::new())
+        }
+        Some(names) => {
+            let results = regions::read_all(ctx, &names, &|client| {
+                fleet::list(client, ctx.schema(), &filter, stale_after)
+            });
+            let (statuses, parts) = regions::split(results);
+            let Some(list) = merge_fleet(parts, statuses.clone()) else {
+                return Ok(regions::finish(ctx, &statuses, ExitCode::Done));
+            };
+            (list, statuses)
+        }
+    };
     if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
@@ -55,5 +72,5 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             None => ctx.output.note("No node matches the filters."),
         }
     }
-    Ok(ExitCode::Done)
+    Ok(regions::finish(ctx, &statuses, ExitCode::Done))
 }

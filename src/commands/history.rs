@@ -5,10 +5,13 @@
 use anyhow::Result;
 
 use super::Context;
+use super::regions;
 use crate::cli::{HistoryArgs, WhenArg};
 use crate::db::history::{self, HistoryFilter, When};
+use crate::db::resolve::IdQuery;
 use crate::db::{resolve, session};
-use crate::exit::ExitCode;
+use crate::exit::{self, ExitCode};
+use crate::model::region::merge_history;
 use crate::ui;
 
 fn when(arg: Option<WhenArg>) -> Option<When> {
@@ -19,25 +22,53 @@ fn when(arg: Option<WhenArg>) -> Option<When> {
 }
 
 pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
-    let mut client = ctx.connect_for_reading()?;
-    // A prefix names exactly one deployment, as everywhere else.
-    let deployment = match &args.deployment {
-        Some(text) => {
-            let mut tx = session::read_only(&mut client)?;
-            let id = resolve::resolve(&mut tx, ctx.schema(), text)?;
-            tx.commit()?;
-            Some(id)
-        }
-        None => None,
-    };
-    let filter = HistoryFilter {
+    let filter = |deployment| HistoryFilter {
         since: when(args.since),
         until: when(args.until),
         operator: args.operator.clone(),
         reason_contains: args.reason_contains.clone(),
         deployment,
     };
-    let list = history::list(&mut client, ctx.schema(), &filter, args.limit)?;
+    let (list, statuses) = match regions::requested(ctx, args.regions.all_services)? {
+        None => {
+            let mut client = ctx.connect_for_reading()?;
+            // A prefix names exactly one deployment, as everywhere else.
+            let deployment = match &args.deployment {
+                Some(text) => {
+                    let mut tx = session::read_only(&mut client)?;
+                    let id = resolve::resolve(&mut tx, ctx.schema(), text)?;
+                    tx.commit()?;
+                    Some(id)
+                }
+                None => None,
+            };
+            let list = history::list(&mut client, ctx.schema(), &filter(deployment), args.limit)?;
+            (list, Vec::new())
+        }
+        Some(names) => {
+            // A prefix is resolved in one database; across regions the id
+            // must be whole.
+            let deployment = match args.deployment.as_deref().map(resolve::parse).transpose()? {
+                None => None,
+                Some(IdQuery::Full(id)) => Some(id),
+                Some(IdQuery::Prefix { .. }) => {
+                    return Err(exit::usage(
+                        "--deployment: with several regions give the full id (a prefix is \
+                         resolved in one database)",
+                    ));
+                }
+            };
+            let filter = filter(deployment);
+            let results = regions::read_all(ctx, &names, &|client| {
+                history::list(client, ctx.schema(), &filter, args.limit)
+            });
+            let (statuses, parts) = regions::split(results);
+            let Some(list) = merge_history(parts, statuses.clone(), args.limit) else {
+                return Ok(regions::finish(ctx, &statuses, ExitCode::Done));
+            };
+            (list, statuses)
+        }
+    };
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::history(&list))?;
     } else if ctx.output.json() {
@@ -49,5 +80,5 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
         }
         ctx.output.note(&ui::history::summary(&list, &ctx.output));
     }
-    Ok(ExitCode::Done)
+    Ok(regions::finish(ctx, &statuses, ExitCode::Done))
 }

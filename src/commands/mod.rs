@@ -8,6 +8,7 @@ pub mod fail_safely;
 pub mod fleet;
 pub mod generate;
 pub mod history;
+pub mod regions;
 pub mod sandbox;
 pub mod stuck;
 pub mod wait;
@@ -47,6 +48,14 @@ impl Context {
     /// warnings (e.g. a password file others can read) are shown here, once,
     /// on stderr: `connect` itself never prints.
     pub fn settings(&self) -> Result<Settings> {
+        if let Some(service) = &self.global.service
+            && service.contains(',')
+        {
+            return Err(exit::usage(format!(
+                "--service {service}: this command acts on exactly one region; name one service \
+                 (several are for stuck, fleet list and history)"
+            )));
+        }
         let settings = Settings::from_options(&self.global.connect_options())?;
         for warning in settings.warnings() {
             ui::note(&format!("warning: {warning}"));
@@ -67,6 +76,21 @@ impl Context {
     /// A session for a command that takes no row locks on purpose.
     pub fn connect_for_reading(&self) -> Result<Client> {
         self.connect(connect::DEFAULT_LOCK_TIMEOUT)
+    }
+
+    /// A reading session with one region: the connection service
+    /// `region`, and nothing of a database URL.
+    pub fn connect_to_region(&self, region: &str) -> Result<Client> {
+        let mut options = self.global.connect_options();
+        options.database_url = None;
+        options.service = Some(region.to_string());
+        let settings = Settings::from_options(&options)?;
+        for warning in settings.warnings() {
+            ui::note(&format!("warning: {region}: {warning}"));
+        }
+        settings
+            .connect(connect::DEFAULT_LOCK_TIMEOUT)
+            .map_err(|err| exit::tag(err, ErrorKind::ConnectionFailed))
     }
 }
 

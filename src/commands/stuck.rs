@@ -6,6 +6,7 @@ use anyhow::Result;
 use postgres::Client;
 
 use super::Context;
+use super::regions;
 use super::watch::{self, Watched};
 use crate::cli::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
 use crate::db::fleet::{self, FleetFilter};
@@ -14,7 +15,8 @@ use crate::decide::Policy;
 use crate::decide::triage::{self, GroupBy, SortBy, Triage, TriageFilter};
 use crate::exit::ExitCode;
 use crate::model::fleet::FleetList;
-use crate::model::stuck::StuckReport;
+use crate::model::region::{RegionStatus, merge_stuck};
+use crate::model::stuck::{StuckReport, StuckScanInfo};
 use crate::model::{BreakGlassPath, DeploymentStatus};
 use crate::ui::openmetrics::Scan;
 use crate::ui::{self, OutputFormat};
@@ -73,10 +75,22 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             },
         );
     }
-    let mut client = ctx.connect_for_reading()?;
+    let (scanned, statuses) = match regions::requested(ctx, args.regions.all_services)? {
+        None => {
+            let mut client = ctx.connect_for_reading()?;
+            (scan(ctx, &mut client, args)?, Vec::new())
+        }
+        Some(names) => {
+            let results = regions::read_all(ctx, &names, &|client| scan(ctx, client, args));
+            let (statuses, parts) = regions::split(results);
+            let merged = merge_stuck(parts, statuses.clone())
+                .unwrap_or_else(|| nothing_read(args, statuses.clone()));
+            (merged, statuses)
+        }
+    };
     let triage = triage_of(args);
     let full = triage::triage(
-        scan(ctx, &mut client, args)?,
+        scanned,
         &Triage {
             limit: None,
             ..triage.clone()
@@ -99,11 +113,30 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
                 .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
         }
     }
-    Ok(if args.exit_code && actionable {
+    let code = if args.exit_code && actionable {
         ExitCode::StuckFound
     } else {
         ExitCode::Done
-    })
+    };
+    Ok(regions::finish(ctx, &statuses, code))
+}
+
+/// Regions were asked for and none answered: an empty report that says so.
+fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
+    StuckReport {
+        deployments_stuck: Vec::new(),
+        leases_orphaned: Vec::new(),
+        snapshot: StuckScanInfo {
+            at: chrono::Utc::now(),
+            stuck_after_seconds: args.for_.as_secs(),
+            grace_seconds: args.grace.as_secs(),
+            in_recovery: false,
+            replay_lag_seconds: None,
+        },
+        groups: None,
+        left_out: None,
+        regions: Some(statuses),
+    }
 }
 
 fn scan(ctx: &Context, client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {

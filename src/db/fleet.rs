@@ -45,6 +45,7 @@ pub fn list(
         let nodes = rows
             .iter()
             .map(|row| FleetNode {
+                region: None,
                 node: node_from(row),
                 stale: row.get("stale"),
                 slots_used: row.get("slots_used"),
@@ -52,6 +53,7 @@ pub fn list(
             })
             .collect();
         Ok(FleetList {
+            regions: None,
             nodes,
             snapshot: FleetScanInfo {
                 at,

@@ -53,6 +53,7 @@ fn ago_ms(when: Option<When>) -> Option<i64> {
 fn action_from(row: &Row) -> OperatorAction {
     let kind: String = row.get("kind");
     OperatorAction {
+        region: None,
         occurred_at: row.get("occurred_at"),
         deployment_id: row.get("deployment_id"),
         org_id: row.get("org_id"),
@@ -102,6 +103,7 @@ pub fn list(
         let truncated = actions.len() > limit;
         actions.truncate(limit);
         Ok(History {
+            regions: None,
             actions,
             snapshot: HistoryReadInfo {
                 at: now,

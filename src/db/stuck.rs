@@ -31,6 +31,7 @@ fn stuck_deployment(row: &Row) -> StuckDeployment {
     let dispatched: bool = row.get("dispatched");
     let advice = scan::for_stuck_deployment(id, &status, dispatched);
     StuckDeployment {
+        region: None,
         deployment_id: id,
         org_id: row.get("org_id"),
         status,
@@ -54,6 +55,7 @@ fn orphaned_lease(row: &Row) -> OrphanedLease {
     let dispatched: bool = row.get("dispatched");
     let advice = scan::for_orphaned_lease(deployment, &status, dispatched);
     OrphanedLease {
+        region: None,
         job_id: row.get("job_id"),
         deployment_id: deployment,
         org_id: row.get("org_id"),
@@ -97,6 +99,7 @@ pub fn scan(
             .context("scanning for orphaned leases (sql/stuck/leases.sql)")?;
         let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
         Ok(StuckReport {
+            regions: None,
             deployments_stuck: deployments.iter().map(stuck_deployment).collect(),
             leases_orphaned: leases.iter().map(orphaned_lease).collect(),
             snapshot: StuckScanInfo {

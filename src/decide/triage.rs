@@ -231,6 +231,7 @@ mod tests {
         stuck: i64,
     ) -> StuckDeployment {
         StuckDeployment {
+            region: None,
             deployment_id: Uuid::from_u128(n),
             org_id: Uuid::from_u128(0xC0 + n % 2),
             status: status.into(),
@@ -264,6 +265,7 @@ mod tests {
             },
             groups: None,
             left_out: None,
+            regions: None,
         }
     }
 

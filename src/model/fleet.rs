@@ -10,6 +10,10 @@ use super::deployment::Node;
 pub struct FleetNode {
     #[serde(flatten)]
     pub node: Node,
+    /// The region (connection service) it was read from, when several
+    /// were read at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     pub stale: bool,
     pub slots_used: i64,
     pub instances: i64,
@@ -31,4 +35,8 @@ pub struct FleetScanInfo {
 pub struct FleetList {
     pub nodes: Vec<FleetNode>,
     pub snapshot: FleetScanInfo,
+    /// With several regions: how reading each went (the rows say which
+    /// region they come from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Vec<super::region::RegionStatus>>,
 }

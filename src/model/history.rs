@@ -25,6 +25,10 @@ pub struct ActionAudit {
 pub struct OperatorAction {
     pub occurred_at: DateTime<Utc>,
     pub deployment_id: Uuid,
+    /// The region (connection service) it was read from, when several
+    /// were read at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     pub org_id: Uuid,
     pub sequence: i64,
     pub event_id: Uuid,
@@ -51,4 +55,8 @@ pub struct History {
     /// Newest first.
     pub actions: Vec<OperatorAction>,
     pub snapshot: HistoryReadInfo,
+    /// With several regions: how reading each went (the rows say which
+    /// region they come from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Vec<super::region::RegionStatus>>,
 }

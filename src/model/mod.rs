@@ -6,6 +6,7 @@ pub mod fleet;
 pub mod history;
 pub mod ids;
 pub mod path;
+pub mod region;
 pub mod status;
 pub mod stuck;
 

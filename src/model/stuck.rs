@@ -22,6 +22,10 @@ pub enum Responsible {
 #[derive(Debug, Clone, Serialize)]
 pub struct StuckDeployment {
     pub deployment_id: Uuid,
+    /// The region (connection service) it was read from, when several
+    /// were read at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     pub org_id: Uuid,
     pub status: DeploymentStatus,
     pub created_at: DateTime<Utc>,
@@ -44,6 +48,10 @@ pub struct StuckDeployment {
 #[derive(Debug, Clone, Serialize)]
 pub struct OrphanedLease {
     pub job_id: Uuid,
+    /// The region (connection service) it was read from, when several
+    /// were read at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     pub deployment_id: Uuid,
     pub org_id: Uuid,
     pub deployment_status: DeploymentStatus,
@@ -108,6 +116,10 @@ pub struct StuckReport {
     pub deployments_stuck: Vec<StuckDeployment>,
     pub leases_orphaned: Vec<OrphanedLease>,
     pub snapshot: StuckScanInfo,
+    /// With several regions: how reading each went (the rows say which
+    /// region they come from).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regions: Option<Vec<super::region::RegionStatus>>,
     /// With `--group-by`: the stuck deployments by node, pool, status,
     /// path or org, largest group first.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,7 +13,9 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
     if fleet.nodes.is_empty() {
         return None;
     }
-    let mut table = Table::new(&[
+    let regions = fleet.nodes.iter().any(|n| n.region.is_some());
+    let mut columns = vec![col("region")];
+    columns.extend([
         col("node"),
         col("pool"),
         col("status"),
@@ -23,6 +25,7 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
         col("slots used"),
         col("instances").drop(1),
     ]);
+    let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for row in &fleet.nodes {
         let node = &row.node;
         let heartbeat = match node.heartbeat_age_seconds {
@@ -30,7 +33,12 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
             Some(age) => duration::ago(age),
             None => "never STALE".to_string(),
         };
-        table.row(vec![
+        let mut cells = if regions {
+            vec![Cell::new(row.region.as_deref().unwrap_or("—"))]
+        } else {
+            Vec::new()
+        };
+        cells.extend([
             Cell::new(&node.name),
             Cell::new(&node.pool),
             Cell::new(&node.status).paint_if(node.status == NodeStatus::Offline, Paint::Bad),
@@ -42,8 +50,15 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
                 .paint_if(row.slots_used >= i64::from(node.slots), Paint::Warn),
             Cell::new(row.instances),
         ]);
+        table.row(cells);
     }
     let mut text = table.render(out);
+    if let Some(regions) = &fleet.regions {
+        for line in super::stuck::regions_lines(regions, out) {
+            text.push('\n');
+            text.push_str(&line);
+        }
+    }
     if let Some(line) = standby_line(
         fleet.snapshot.in_recovery,
         fleet.snapshot.replay_lag_seconds,

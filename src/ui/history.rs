@@ -24,7 +24,9 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         return None;
     }
     let now = history.snapshot.at;
-    let mut table = Table::new(&[
+    let regions = history.actions.iter().any(|a| a.region.is_some());
+    let mut columns = vec![col("region")];
+    columns.extend([
         col("when"),
         col("ago").drop(2),
         col("deployment"),
@@ -33,8 +35,14 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         col("now").drop(3),
         col("reason").shrink(),
     ]);
+    let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for a in &history.actions {
-        table.row(vec![
+        let mut cells = if regions {
+            vec![Cell::new(a.region.as_deref().unwrap_or("—"))]
+        } else {
+            Vec::new()
+        };
+        cells.extend([
             Cell::new(stamp(a.occurred_at)),
             Cell::new(duration::ago((now - a.occurred_at).num_seconds())),
             Cell::new(short_id(a.deployment_id)),
@@ -43,8 +51,16 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Cell::new(&a.status_now),
             Cell::new(a.reason.as_deref().unwrap_or("—")).paint_if(a.reason.is_none(), Paint::Warn),
         ]);
+        table.row(cells);
     }
-    Some(table.render(out))
+    let mut text = table.render(out);
+    if let Some(regions) = &history.regions {
+        for line in super::stuck::regions_lines(regions, out) {
+            text.push('\n');
+            text.push_str(&line);
+        }
+    }
+    Some(text)
 }
 
 /// The count for the human on stderr, and whether --limit cut the list.

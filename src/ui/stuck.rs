@@ -6,11 +6,45 @@ use super::sanitize::visible;
 use super::table::{Cell, Table, col};
 use super::text::{fit_command, stamp, wrap};
 use crate::duration;
+use crate::model::region::RegionStatus;
 use crate::model::short_id;
 use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
 
 fn secs(seconds: u64) -> i64 {
     i64::try_from(seconds).unwrap_or(i64::MAX)
+}
+
+/// One line per region read: which answered, which could not be read.
+pub fn regions_lines(regions: &[RegionStatus], out: &Output) -> Vec<String> {
+    let ok: Vec<&str> = regions
+        .iter()
+        .filter(|r| r.ok)
+        .map(|r| r.region.as_str())
+        .collect();
+    let mut lines = wrap(
+        &format!(
+            "regions read: {}",
+            if ok.is_empty() {
+                "none".to_string()
+            } else {
+                ok.join(", ")
+            }
+        ),
+        out.width,
+        "",
+        "  ",
+    );
+    for r in regions.iter().filter(|r| !r.ok) {
+        let line = format!(
+            "region {} could not be read: {}",
+            r.region,
+            visible(r.error.as_deref().unwrap_or("unknown"))
+        );
+        for l in wrap(&line, out.width, "! ", "  ") {
+            lines.push(out.paint(&l, Paint::Bad));
+        }
+    }
+    lines
 }
 
 /// The standby line, when a standby answered.
@@ -42,6 +76,9 @@ pub fn render(report: &StuckReport, out: &Output) -> String {
         for l in wrap(&line, width, "! ", "  ") {
             lines.push(out.paint(&l, Paint::Warn));
         }
+    }
+    if let Some(regions) = &report.regions {
+        lines.extend(regions_lines(regions, out));
     }
     let title = format!(
         "Stuck deployments (in flight, no event for {} or more): {}",
@@ -194,7 +231,9 @@ pub fn hint(report: &StuckReport) -> Option<&'static str> {
 }
 
 fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
-    let mut table = Table::new(&[
+    let regions = rows.iter().any(|d| d.region.is_some());
+    let mut columns = vec![col("region")];
+    columns.extend([
         col("deployment"),
         col("org").drop(2),
         col("status"),
@@ -204,13 +243,19 @@ fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
         col("nodes").shrink(),
         col("path"),
     ]);
+    let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for d in rows {
         let last_event = match (&d.last_event_kind, d.last_event_at) {
             (Some(kind), Some(_)) => kind.clone(),
             _ => "none".to_string(),
         };
         let since = d.last_event_at.unwrap_or(d.created_at);
-        table.row(vec![
+        let mut cells = if regions {
+            vec![Cell::new(d.region.as_deref().unwrap_or("—"))]
+        } else {
+            Vec::new()
+        };
+        cells.extend([
             Cell::new(short_id(d.deployment_id)),
             Cell::new(short_id(d.org_id)),
             Cell::new(&d.status),
@@ -224,12 +269,15 @@ fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
             }),
             Cell::new(d.path.as_str()),
         ]);
+        table.row(cells);
     }
     table.render(out)
 }
 
 fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
-    let mut table = Table::new(&[
+    let regions = rows.iter().any(|l| l.region.is_some());
+    let mut columns = vec![col("region")];
+    columns.extend([
         col("job"),
         col("deployment"),
         col("org").drop(3),
@@ -240,13 +288,19 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
         col("expired at").drop(2),
         col("path"),
     ]);
+    let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for l in rows {
         let node = match (&l.node_name, l.node_heartbeat_age_seconds) {
             (Some(name), Some(age)) => format!("{name} (seen {})", duration::ago(age)),
             (Some(name), None) => format!("{name} (never seen)"),
             _ => "—".to_string(),
         };
-        table.row(vec![
+        let mut cells = if regions {
+            vec![Cell::new(l.region.as_deref().unwrap_or("—"))]
+        } else {
+            Vec::new()
+        };
+        cells.extend([
             Cell::new(short_id(l.job_id)),
             Cell::new(short_id(l.deployment_id)),
             Cell::new(short_id(l.org_id)),
@@ -257,6 +311,7 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
             Cell::new(stamp(l.lease_expires_at)),
             Cell::new(l.path.as_str()),
         ]);
+        table.row(cells);
     }
     table.render(out)
 }

@@ -80,6 +80,7 @@ pub use env::os_user;
 use env::process_env;
 use hosts::{HostSpec, Kind};
 pub use pgpass::password_from_file;
+pub use service::service_names;
 use tls::TlsOptions;
 pub use tls::{RootCerts, SslMode};
 pub use verify::Verified;

@@ -50,6 +50,32 @@ pub(super) fn apply(options: &mut Options, env: Env) -> Result<()> {
     )))
 }
 
+/// Every service the files define, the user's file first, each once: the
+/// regions of `--all-services`.
+pub fn service_names() -> Result<Vec<String>> {
+    let env: Env = &super::env::process_env;
+    let user_file = env("PGSERVICEFILE")
+        .map(PathBuf::from)
+        .or_else(|| home_dir(env).map(|home| home.join(".pg_service.conf")));
+    let dir = env("PGSYSCONFDIR").unwrap_or_else(|| SYSCONFDIR.to_string());
+    let system_file = Path::new(&dir).join("pg_service.conf");
+    let mut names: Vec<String> = Vec::new();
+    for path in user_file.into_iter().chain([system_file]) {
+        let Ok(text) = fs::read(&path) else {
+            continue;
+        };
+        for line in String::from_utf8_lossy(&text).lines() {
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']'))
+                && !names.iter().any(|n| n == name)
+            {
+                names.push(name.to_string());
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// Applies the section `[name]` of `path`; whether the file has it.
 fn read_section(path: &Path, name: &str, options: &mut Options) -> Result<bool> {
     let text = fs::read(path).map_err(|err| {

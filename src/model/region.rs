@@ -1,0 +1,105 @@
+//! Regions: one control-plane database per named connection service. A
+//! fleet-wide command may read several at once; each answers or not.
+
+use serde::Serialize;
+
+use super::fleet::FleetList;
+use super::history::History;
+use super::stuck::StuckReport;
+
+/// How reading one region went.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegionStatus {
+    /// The service's name.
+    pub region: String,
+    pub ok: bool,
+    /// Why it could not be read (absent when it could).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The reports of several regions as one: every row names its region;
+/// the instant and thresholds are those of the first region that answered.
+pub fn merge_stuck(
+    parts: Vec<(String, StuckReport)>,
+    regions: Vec<RegionStatus>,
+) -> Option<StuckReport> {
+    let mut parts = parts.into_iter();
+    let (region, mut merged) = parts.next()?;
+    let tag = |region: &str, report: &mut StuckReport| {
+        for d in &mut report.deployments_stuck {
+            d.region = Some(region.to_string());
+        }
+        for l in &mut report.leases_orphaned {
+            l.region = Some(region.to_string());
+        }
+    };
+    tag(&region, &mut merged);
+    for (region, mut report) in parts {
+        tag(&region, &mut report);
+        merged
+            .deployments_stuck
+            .append(&mut report.deployments_stuck);
+        merged.leases_orphaned.append(&mut report.leases_orphaned);
+    }
+    merged
+        .deployments_stuck
+        .sort_by_key(|d| std::cmp::Reverse(d.stuck_for_seconds));
+    merged
+        .leases_orphaned
+        .sort_by_key(|l| std::cmp::Reverse(l.expired_for_seconds));
+    merged.regions = Some(regions);
+    Some(merged)
+}
+
+/// The fleets of several regions as one list, by region.
+pub fn merge_fleet(
+    parts: Vec<(String, FleetList)>,
+    regions: Vec<RegionStatus>,
+) -> Option<FleetList> {
+    let mut parts = parts.into_iter();
+    let (region, mut merged) = parts.next()?;
+    for node in &mut merged.nodes {
+        node.region = Some(region.clone());
+    }
+    for (region, list) in parts {
+        merged.nodes.extend(list.nodes.into_iter().map(|mut node| {
+            node.region = Some(region.clone());
+            node
+        }));
+    }
+    merged.regions = Some(regions);
+    Some(merged)
+}
+
+/// The operators' actions of several regions, newest first, at most
+/// `limit` (`truncated` when any region had more).
+pub fn merge_history(
+    parts: Vec<(String, History)>,
+    regions: Vec<RegionStatus>,
+    limit: usize,
+) -> Option<History> {
+    let mut parts = parts.into_iter();
+    let (region, mut merged) = parts.next()?;
+    for a in &mut merged.actions {
+        a.region = Some(region.clone());
+    }
+    for (region, history) in parts {
+        merged.snapshot.truncated |= history.snapshot.truncated;
+        merged
+            .actions
+            .extend(history.actions.into_iter().map(|mut a| {
+                a.region = Some(region.clone());
+                a
+            }));
+    }
+    merged
+        .actions
+        .sort_by_key(|a| std::cmp::Reverse(a.occurred_at));
+    if merged.actions.len() > limit {
+        merged.actions.truncate(limit);
+        merged.snapshot.truncated = true;
+    }
+    merged.regions = Some(regions);
+    Some(merged)
+}
