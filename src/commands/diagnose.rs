@@ -56,18 +56,22 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
         ))?;
         return Ok(ExitCode::Done);
     }
-    super::print(
-        ctx,
-        &DiagnoseReport::new(&d.snapshot, &d.verdict, &d.fingerprint, &policy),
-        || {
-            diagnose_table(
-                &ctx.output,
-                &d.snapshot,
-                &d.verdict,
-                &d.fingerprint,
-                &policy,
-            )
-        },
-    )?;
+    let mut report = DiagnoseReport::new(&d.snapshot, &d.verdict, &d.fingerprint, &policy);
+    report.region = ctx.region();
+    if let Some(region) = &report.region
+        && !ctx.output.json()
+    {
+        ctx.output
+            .note(&format!("region {region} (connection service)"));
+    }
+    super::print(ctx, &report, || {
+        diagnose_table(
+            &ctx.output,
+            &d.snapshot,
+            &d.verdict,
+            &d.fingerprint,
+            &policy,
+        )
+    })?;
     Ok(ExitCode::Done)
 }

@@ -78,6 +78,11 @@ impl Context {
         self.connect(connect::DEFAULT_LOCK_TIMEOUT)
     }
 
+    /// The one region a command acts on, when `--service` names it.
+    pub fn region(&self) -> Option<String> {
+        self.global.service.clone()
+    }
+
     /// A reading session with one region: the connection service
     /// `region`, and nothing of a database URL.
     pub fn connect_to_region(&self, region: &str) -> Result<Client> {

@@ -52,6 +52,10 @@ struct WaitReport<'a> {
 }
 
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
+    if let Some(region) = ctx.region() {
+        ctx.output
+            .note(&format!("region {region} (connection service)"));
+    }
     let mut client = ctx.connect(Duration::from_secs(5))?;
     let policy = args.staleness.policy();
     let started = Instant::now();

@@ -24,6 +24,10 @@ pub struct NodeView<'a> {
 /// The `diagnose --output json` document (documented in the man page).
 #[derive(Debug, Serialize)]
 pub struct DiagnoseReport<'a> {
+    /// The region (connection service) it was read from, when one was
+    /// named with --service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
     pub deployment: &'a Deployment,
     pub verdict: &'a Verdict,
     pub fingerprint: &'a str,
@@ -49,6 +53,7 @@ impl<'a> DiagnoseReport<'a> {
         policy: &Policy,
     ) -> DiagnoseReport<'a> {
         DiagnoseReport {
+            region: None,
             deployment: &s.deployment,
             verdict,
             fingerprint,

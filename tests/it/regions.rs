@@ -122,4 +122,5 @@ fn all_services_merges_the_regions_and_reports_a_stopped_one() {
     );
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(doc["verdict"]["path"], "operator_failed");
+    assert_eq!(doc["region"], "us", "diagnose names the region it read");
 }
