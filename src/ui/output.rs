@@ -223,6 +223,14 @@ struct Versioned<'a, T: Serialize> {
     document: &'a T,
 }
 
+/// One compact JSON document with its `schema_version`, for JSON lines.
+pub fn json_line<T: Serialize>(value: &T) -> Result<String> {
+    Ok(serde_json::to_string(&Versioned {
+        schema_version: SCHEMA_VERSION,
+        document: value,
+    })?)
+}
+
 /// Writes one pretty JSON document, with its `schema_version`, to stdout.
 /// JSON is never sanitized: it carries the database's text exactly.
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {

@@ -71,8 +71,7 @@ impl Screen {
 pub fn document(out: &Output, value: &impl serde::Serialize, text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     if out.json() {
-        serde_json::to_writer(&mut stdout, value)?;
-        writeln!(stdout)?;
+        writeln!(stdout, "{}", super::output::json_line(value)?)?;
     } else {
         write!(stdout, "{text}\n\n")?;
     }
