@@ -18,7 +18,9 @@
 
 mod attempt;
 mod errors;
+mod guard;
 mod replay;
+mod write;
 
 use std::time::Duration;
 

@@ -21,6 +21,20 @@ fn or_dash(text: Option<String>) -> String {
 
 /// `diagnose -o markdown`.
 pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) -> String {
+    let mut out = headline(s, verdict);
+    dispatched(&mut out, verdict);
+    findings(&mut out, verdict);
+    jobs(&mut out, s);
+    instances(&mut out, s);
+    nodes(&mut out, s);
+    out.push_str(&format!("\nFingerprint {}.\n", code(fingerprint)));
+    out.push_str(&footer(s.snapshot.at));
+    out
+}
+
+/// The deployment, the verdict and why, the next command, and the status
+/// with the last event.
+fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
     let d = &s.deployment;
     let mut out = format!(
         "### Deployment {} — {}\n\n**Verdict:** {}\n\n**Why:** {}\n",
@@ -47,12 +61,21 @@ pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) ->
             ))
             .unwrap_or_else(|| "—".to_string())
     ));
+    out
+}
+
+/// **Dispatched:** the evidence that work was handed out.
+fn dispatched(out: &mut String, verdict: &Verdict) {
     if !verdict.evidence.is_empty() {
         out.push_str("\n**Dispatched:**\n\n");
         for e in &verdict.evidence {
             out.push_str(&format!("- {}\n", escape(&e.detail)));
         }
     }
+}
+
+/// **Findings:** one line each, with its mark and code.
+fn findings(out: &mut String, verdict: &Verdict) {
     if !verdict.findings.is_empty() {
         out.push_str("\n**Findings:**\n\n");
         for f in &verdict.findings {
@@ -64,6 +87,10 @@ pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) ->
             ));
         }
     }
+}
+
+/// **Jobs**: the deployment's jobs as a table.
+fn jobs(out: &mut String, s: &DeploymentSnapshot) {
     if !s.jobs.is_empty() {
         let rows: Vec<Vec<String>> = s
             .jobs
@@ -94,6 +121,10 @@ pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) ->
             &rows,
         ));
     }
+}
+
+/// **Instances**: the deployment's instances as a table.
+fn instances(out: &mut String, s: &DeploymentSnapshot) {
     if !s.instances.is_empty() {
         let rows: Vec<Vec<String>> = s
             .instances
@@ -110,6 +141,10 @@ pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) ->
         out.push_str("\n**Instances**\n\n");
         out.push_str(&table(&["instance", "role", "status", "node"], &rows));
     }
+}
+
+/// **Nodes involved**: the snapshot's nodes as a table.
+fn nodes(out: &mut String, s: &DeploymentSnapshot) {
     if !s.nodes.is_empty() {
         let rows: Vec<Vec<String>> = s
             .nodes
@@ -126,9 +161,6 @@ pub fn diagnose(s: &DeploymentSnapshot, verdict: &Verdict, fingerprint: &str) ->
         out.push_str("\n**Nodes involved**\n\n");
         out.push_str(&table(&["node", "pool", "status", "last seen"], &rows));
     }
-    out.push_str(&format!("\nFingerprint {}.\n", code(fingerprint)));
-    out.push_str(&footer(s.snapshot.at));
-    out
 }
 
 /// `stuck -o markdown`.
@@ -138,6 +170,16 @@ pub fn stuck(report: &StuckReport) -> String {
         report.deployments_stuck.len(),
         report.leases_orphaned.len()
     );
+    groups(&mut out, report);
+    deployments_stuck(&mut out, report);
+    leases_orphaned(&mut out, report);
+    left_out(&mut out, report);
+    out.push_str(&footer(report.snapshot.at));
+    out
+}
+
+/// The groups (`--group-by`), one row each.
+fn groups(out: &mut String, report: &StuckReport) {
     if let Some(groups) = &report.groups {
         let rows: Vec<Vec<String>> = groups
             .iter()
@@ -153,6 +195,10 @@ pub fn stuck(report: &StuckReport) -> String {
         out.push('\n');
         out.push_str(&table(&["group", "stuck", "oldest", "lists them"], &rows));
     }
+}
+
+/// **deployment_stuck**: the first alert as a table.
+fn deployments_stuck(out: &mut String, report: &StuckReport) {
     if !report.deployments_stuck.is_empty() {
         let rows: Vec<Vec<String>> = report
             .deployments_stuck
@@ -184,6 +230,10 @@ pub fn stuck(report: &StuckReport) -> String {
             &rows,
         ));
     }
+}
+
+/// **job_lease_orphaned**: the second alert as a table.
+fn leases_orphaned(out: &mut String, report: &StuckReport) {
     if !report.leases_orphaned.is_empty() {
         let rows: Vec<Vec<String>> = report
             .leases_orphaned
@@ -205,6 +255,10 @@ pub fn stuck(report: &StuckReport) -> String {
             &rows,
         ));
     }
+}
+
+/// What `--limit` left out, if anything.
+fn left_out(out: &mut String, report: &StuckReport) {
     if let Some(left) = report.left_out
         && left.deployments_stuck + left.leases_orphaned > 0
     {
@@ -213,8 +267,6 @@ pub fn stuck(report: &StuckReport) -> String {
             left.deployments_stuck, left.leases_orphaned
         ));
     }
-    out.push_str(&footer(report.snapshot.at));
-    out
 }
 
 /// `fail-safely -o markdown` (one deployment).

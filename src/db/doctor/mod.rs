@@ -1,0 +1,185 @@
+//! `doctor`'s checks: can I connect, as whom, to a primary or a standby,
+//! with the schema, the foreign keys and the protecting triggers this tool
+//! expects, no trigger on the written tables it cannot vouch for, and with
+//! which session settings?
+//!
+//! Each check is one line, `ok`, `warn` or `fail`. Everything runs in one
+//! READ ONLY transaction that is rolled back: doctor never writes, and works
+//! against a standby.
+//!
+//! One file per group of checks: `server.rs` (TLS, the server, primary or
+//! standby, who we are), `privileges.rs` (the role, reading and writing),
+//! `schema.rs` (the schema check, in doctor's words) and `session.rs` (the
+//! session settings in force).
+
+use anyhow::{Context, Result};
+use postgres::Transaction;
+use serde::Serialize;
+
+use super::session::apply_hygiene;
+use super::sql::Schema;
+use crate::db::connect::{self, Reached, Settings, SslMode, Target};
+use crate::decide::triggers::AllowedTriggers;
+
+mod privileges;
+mod schema;
+mod server;
+mod session;
+
+use privileges::{assume_role, read_privileges, write_privileges};
+use schema::schema;
+use server::{identity, recovery, server, tls};
+use session::session;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Warn,
+    Fail,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Check {
+    pub name: &'static str,
+    pub status: Status,
+    pub detail: String,
+}
+
+/// The JSON document (see the man page).
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub target: Target,
+    pub sslmode: SslMode,
+    /// The server really reached (`None`: no connection).
+    pub reached: Option<Reached>,
+    pub checks: Vec<Check>,
+    pub ok: bool,
+}
+
+impl Report {
+    pub fn failed(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|c| c.status == Status::Fail)
+            .count()
+    }
+}
+
+#[derive(Default)]
+struct Checks(Vec<Check>);
+
+impl Checks {
+    fn push(&mut self, name: &'static str, status: Status, detail: impl Into<String>) {
+        self.0.push(Check {
+            name,
+            status,
+            detail: detail.into(),
+        });
+    }
+}
+
+/// What doctor checks against, beyond the connection.
+#[derive(Debug, Clone, Default)]
+pub struct Expect {
+    /// Where the control plane's tables are (`--schema`).
+    pub schema: Schema,
+    /// Also check that this role can be assumed (as `fail-safely --role`).
+    pub role: Option<String>,
+    /// `PUSHLEFT_ALLOWED_TRIGGERS`, as fail-safely would use it.
+    pub allowed_triggers: AllowedTriggers,
+}
+
+/// Every check, in the documented order.
+pub fn run(settings: &Settings, expect: &Expect) -> Report {
+    let mut checks = Checks::default();
+    checks.push(
+        "settings",
+        Status::Ok,
+        format!(
+            "sslmode={}{}, password: {}, connect timeout {:?}",
+            settings.ssl_mode(),
+            if settings.ssl_mode().verifies() {
+                format!(" (roots: {})", settings.root_certs())
+            } else {
+                String::new()
+            },
+            settings.password_source(),
+            settings.connect_timeout()
+        ),
+    );
+    for warning in settings.warnings() {
+        checks.push("password file", Status::Warn, warning.clone());
+    }
+    let mut reached = None;
+    match settings.connect_reporting(connect::DEFAULT_LOCK_TIMEOUT) {
+        Err(err) => checks.push("connection", Status::Fail, format!("{err:#}")),
+        Ok((mut client, mut to)) => {
+            checks.push(
+                "connection",
+                Status::Ok,
+                format!(
+                    "connected to {} (database {} as {})",
+                    to.describe(),
+                    to.database,
+                    to.user
+                ),
+            );
+            let result = client
+                .build_transaction()
+                .read_only(true)
+                .start()
+                .context("starting a read-only transaction")
+                .and_then(|mut tx| {
+                    let result = in_transaction(&mut tx, settings, &mut to, expect, &mut checks);
+                    // Nothing to keep: doctor never writes.
+                    let rolled_back = tx.rollback().context("rolling back");
+                    result.and(rolled_back)
+                });
+            if let Err(err) = result {
+                checks.push(
+                    "checks",
+                    Status::Fail,
+                    settings.redact(&format!(
+                        "a check could not run: {err:#}. Next step: make sure this user may \
+                         read the catalogs and the tables (see the privileges line)"
+                    )),
+                );
+            }
+            reached = Some(to);
+        }
+    }
+    Report {
+        target: settings.target(),
+        sslmode: settings.ssl_mode(),
+        reached,
+        ok: checks.0.iter().all(|c| c.status != Status::Fail),
+        checks: checks.0,
+    }
+}
+
+fn in_transaction(
+    tx: &mut Transaction<'_>,
+    settings: &Settings,
+    reached: &mut Reached,
+    expect: &Expect,
+    checks: &mut Checks,
+) -> Result<()> {
+    // The same hygiene as every transaction of the tool; what it finds is
+    // reported by the session check, not refused here.
+    let hygiene = apply_hygiene(tx)?;
+    tls(tx, settings, reached, checks)?;
+    server(tx, checks)?;
+    recovery(tx, checks)?;
+    let (session_user, current_user) = identity(tx, checks)?;
+    let writer = match expect.role.as_deref() {
+        Some(role) if assume_role(tx, &session_user, role, checks)? => role.to_string(),
+        _ => current_user.clone(),
+    };
+    let present = read_privileges(tx, &expect.schema, &current_user, checks)?;
+    if present.contains(&"deployments") && present.contains(&"deployment_events") {
+        write_privileges(tx, &expect.schema, &writer, checks)?;
+    }
+    schema(tx, expect, checks)?;
+    session(tx, settings, &hygiene, checks)
+}

@@ -1,0 +1,123 @@
+//! The privileges fail-safely needs: assuming `--role`, reading every
+//! table, writing the two tables it writes.
+
+use anyhow::Result;
+use postgres::Transaction;
+
+use super::{Checks, Status};
+use crate::db::schema_check;
+use crate::db::sql::{self, Schema};
+
+/// Whether `role` can be assumed (inside a savepoint, undone either way).
+pub(super) fn assume_role(
+    tx: &mut Transaction<'_>,
+    session_user: &str,
+    role: &str,
+    checks: &mut Checks,
+) -> Result<bool> {
+    tx.batch_execute(sql::doctor::SAVEPOINT.text)?;
+    match tx.query(sql::session::SET_LOCAL_ROLE.text, &[&role]) {
+        Ok(_) => {
+            tx.batch_execute(sql::doctor::RELEASE_ROLE.text)?;
+            checks.push(
+                "role",
+                Status::Ok,
+                format!("{session_user} can assume role {role} (SET ROLE)"),
+            );
+            Ok(true)
+        }
+        Err(err) => {
+            tx.batch_execute(sql::doctor::ROLLBACK_ROLE.text)?;
+            let why = err
+                .as_db_error()
+                .map(|db| db.message().to_string())
+                .unwrap_or_else(|| err.to_string());
+            checks.push(
+                "role",
+                Status::Fail,
+                format!(
+                    "{session_user} cannot assume role {role}: {why}. Next step: GRANT {role} \
+                     TO {session_user}, or leave out --role"
+                ),
+            );
+            Ok(false)
+        }
+    }
+}
+
+/// Whether `current_user` may read every table; returns the tables present.
+pub(super) fn read_privileges(
+    tx: &mut Transaction<'_>,
+    schema: &Schema,
+    current_user: &str,
+    checks: &mut Checks,
+) -> Result<Vec<&'static str>> {
+    let mut unreadable = Vec::new();
+    let mut present = Vec::new();
+    for table in schema_check::tables() {
+        let row = tx.query_one(sql::doctor::TABLE_READABLE.text, &[&schema.name(), &table])?;
+        let (exists, readable): (bool, bool) = (row.get("present"), row.get("readable"));
+        if exists {
+            present.push(table);
+            if !readable {
+                unreadable.push(table);
+            }
+        }
+    }
+    if unreadable.is_empty() {
+        checks.push(
+            "read privileges",
+            Status::Ok,
+            format!("{current_user} may read every table the tool reads"),
+        );
+    } else {
+        checks.push(
+            "read privileges",
+            Status::Fail,
+            format!(
+                "{current_user} may not SELECT from {}. Next step: GRANT SELECT on them",
+                unreadable.join(", ")
+            ),
+        );
+    }
+    Ok(present)
+}
+
+pub(super) fn write_privileges(
+    tx: &mut Transaction<'_>,
+    schema: &Schema,
+    writer: &str,
+    checks: &mut Checks,
+) -> Result<()> {
+    let row = tx.query_one(
+        sql::doctor::WRITE_PRIVILEGES.text,
+        &[&writer, &schema.name()],
+    )?;
+    let (update, insert): (bool, bool) = (row.get("may_update"), row.get("may_insert"));
+    if update && insert {
+        checks.push(
+            "write privileges",
+            Status::Ok,
+            format!("{writer} may UPDATE deployments and INSERT deployment_events"),
+        );
+        return Ok(());
+    }
+    let missing = [
+        (!update).then_some("UPDATE deployments"),
+        (!insert).then_some("INSERT deployment_events"),
+    ];
+    checks.push(
+        "write privileges",
+        Status::Warn,
+        format!(
+            "{writer} may not {}: fail-safely would be refused. Next step: use \
+             --role with the owner role",
+            missing
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    );
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! Does the live database have the shape this tool relies on? One check,
+//! shared by `doctor` (which reports it) and `fail-safely` (which writes
+//! nothing unless all of it holds):
+//!
+//! - every table and column the tool reads (SPEC.md, "The database it
+//!   talks to", and `sql/schema.sql`) exists in the schema (`--schema`)
+//!   with a type the tool can read, and the events are unique per
+//!   `(deployment_id, sequence)`;
+//! - the foreign keys "decide under locks" rests on exist and are enforced:
+//!   from jobs, instances and events to the deployment, from results to the
+//!   job (SPEC step 9);
+//! - the triggers that protect the audit trail (`BEFORE DELETE` on
+//!   `deployment_events`, `jobs` and `agent_job_results`, `BEFORE UPDATE`
+//!   on `deployment_events` and `agent_job_results`) are on every relation
+//!   of those tables (partitions too), enabled, fire BEFORE the operation,
+//!   and really refuse (`decide::triggers::protects`), not only exist;
+//! - `deployments` and `deployment_events`, the two tables fail-safely
+//!   writes, carry no trigger or rule it cannot vouch for (SPEC step 5).
+//!
+//! Only catalog reads: safe on a standby, inside a read-only transaction.
+//! Tables are looked up by schema and name as bound values.
+//!
+//! One file per concern: `tables.rs` (tables, columns, types and the
+//! events' unique key), `foreign_keys.rs`, `triggers.rs` (the protecting
+//! triggers, and the triggers and rules of the written tables) and
+//! `report.rs` (what the check found).
+
+use anyhow::Result;
+use postgres::GenericClient;
+
+use super::sql::Schema;
+pub use crate::decide::triggers::{AllowedTriggers, Operation};
+
+mod foreign_keys;
+mod report;
+mod tables;
+mod triggers;
+
+pub use foreign_keys::LOCKING_FOREIGN_KEYS;
+use foreign_keys::check_foreign_keys;
+pub use report::{FoundTrigger, SchemaReport};
+pub use tables::tables;
+use tables::{check_tables, check_unique_key};
+pub use triggers::{PROTECTING_TRIGGERS, WRITTEN_TABLES};
+use triggers::{check_triggers, check_written_tables};
+
+/// Checks tables, columns, types, the events' unique key, the locking
+/// foreign keys, the protecting triggers and the triggers and rules on the
+/// written tables, in `schema`. Reads the catalogs only.
+pub fn check(
+    client: &mut impl GenericClient,
+    schema: &Schema,
+    allowed: &AllowedTriggers,
+) -> Result<SchemaReport> {
+    let mut report = SchemaReport::default();
+    check_tables(client, schema, &mut report)?;
+    check_unique_key(client, &mut report)?;
+    check_foreign_keys(client, schema, &mut report)?;
+    check_triggers(client, schema, &mut report)?;
+    check_written_tables(client, allowed, &mut report)?;
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tables::Kind;
+    use super::*;
+
+    #[test]
+    fn types_the_tool_can_read() {
+        assert!(Kind::Text.accepts("character varying(40)"));
+        assert!(!Kind::Int4.accepts("bigint"));
+        assert!(!Kind::Timestamptz.accepts("timestamp without time zone"));
+        assert!(!Kind::Jsonb.accepts("json"));
+    }
+
+    #[test]
+    fn protecting_triggers_are_the_five_of_the_spec() {
+        assert_eq!(PROTECTING_TRIGGERS.len(), 5);
+        let report = SchemaReport {
+            trigger_problems: vec!["no BEFORE DELETE trigger on jobs".into()],
+            ..SchemaReport::default()
+        };
+        assert!(report.schema_ok());
+        assert!(!report.protecting_triggers_ok());
+        assert_eq!(report.problems().len(), 1);
+    }
+
+    #[test]
+    fn foreign_keys_and_unvouched_triggers_are_problems_too() {
+        let report = SchemaReport {
+            foreign_key_problems: vec!["no foreign key from agent_job_results.job_id".into()],
+            unvouched: vec!["trigger `x` on deployments".into()],
+            ..SchemaReport::default()
+        };
+        assert!(!report.ok());
+        assert_eq!(report.problems().len(), 2);
+    }
+}

@@ -1,0 +1,117 @@
+//! Step 5's guard, in the database: the relations the transaction may
+//! write, the per-transaction tuple counters and the locks it holds, and
+//! the check that nothing else changed once deferred triggers have fired.
+
+use anyhow::{Context, Result};
+use postgres::Transaction;
+use uuid::Uuid;
+
+use crate::db::schema_check::SchemaReport;
+use crate::db::sql::{self, Schema};
+use crate::decide::guard::{Counters, HeldLock, WriteSet, check_guard, check_locks};
+use crate::decide::triggers::visible;
+use crate::exit;
+
+/// Step 5, after the writes: deferred triggers fire now, not at COMMIT;
+/// then the counters and the locks must show nothing but the runbook's
+/// writes. `Some(refusal)` when they show more: the caller rolls back.
+pub(super) fn guard(
+    tx: &mut Transaction<'_>,
+    id: Uuid,
+    before: &Counters,
+    write_set: &WriteSet,
+) -> Result<Option<anyhow::Error>> {
+    tx.batch_execute(sql::fail_safely::FIRE_DEFERRED.text)
+        .context("firing deferred constraint triggers before the guard")?;
+    let after = read_counters(tx)?;
+    let locks = read_locks(tx)?;
+    if let Err(violations) =
+        check_guard(before, &after, write_set).and_then(|()| check_locks(&locks, write_set))
+    {
+        return Ok(Some(exit::refused(format!(
+            "guard: the transaction for deployment {id} changed more than the runbook allows: {violations}. \
+             Probably a trigger of this database; everything was rolled back and nothing was written. \
+             Find out what the trigger does before retrying (`pushleft-controller doctor` lists them)"
+        ))));
+    }
+    Ok(None)
+}
+
+pub(super) fn read_counters(tx: &mut Transaction<'_>) -> Result<Counters> {
+    Ok(tx
+        .query(sql::fail_safely::GUARD_COUNTERS.text, &[])
+        .context("reading the guard's tuple counters")?
+        .iter()
+        .map(|row| {
+            (
+                row.get::<_, i64>("relid"),
+                (
+                    row.get::<_, String>("name"),
+                    [
+                        row.get::<_, i64>("inserted"),
+                        row.get::<_, i64>("updated"),
+                        row.get::<_, i64>("deleted"),
+                    ],
+                ),
+            )
+        })
+        .collect())
+}
+
+fn read_locks(tx: &mut Transaction<'_>) -> Result<Vec<HeldLock>> {
+    Ok(tx
+        .query(sql::fail_safely::GUARD_LOCKS.text, &[])
+        .context("reading the locks the transaction holds")?
+        .iter()
+        .map(|row| HeldLock {
+            relid: row.get("relid"),
+            name: row.get("name"),
+            kind: row.get("kind"),
+            mode: row.get("mode"),
+        })
+        .collect())
+}
+
+/// The relations the transaction may write, from the catalogs (the two
+/// tables were locked against DDL before).
+pub(super) fn write_set(
+    tx: &mut Transaction<'_>,
+    schema: &Schema,
+    report: &SchemaReport,
+) -> Result<WriteSet> {
+    let (Some(deployments), Some(events)) = (
+        report.oids.get("deployments").copied(),
+        report.oids.get("deployment_events").copied(),
+    ) else {
+        return Err(exit::refused(
+            "deployments or deployment_events is missing; nothing was written",
+        ));
+    };
+    let mut set = WriteSet {
+        deployments_name: format!("{}.deployments", visible(schema.name())),
+        events_name: format!("{}.deployment_events", visible(schema.name())),
+        ..WriteSet::default()
+    };
+    for row in tx
+        .query(sql::fail_safely::WRITE_SET.text, &[&deployments, &events])
+        .context("reading the partitions, indexes and TOAST of the written tables")?
+    {
+        let relid: i64 = row.get("relid");
+        let root: String = row.get("root");
+        let part: String = row.get("part");
+        set.all.insert(relid);
+        match (part.as_str(), root.as_str()) {
+            ("table", "deployments") => {
+                set.deployments.insert(relid);
+            }
+            ("table", _) => {
+                set.events.insert(relid);
+            }
+            ("toast", _) => {
+                set.toast.insert(relid);
+            }
+            _ => {}
+        }
+    }
+    Ok(set)
+}

@@ -1,0 +1,231 @@
+//! Steps 3 and 4, and step 5's read-back: the runbook's UPDATE and the
+//! event with the audit, each checked against what the database returns,
+//! and just before COMMIT, what the database holds checked against what
+//! was written.
+
+use anyhow::{Context, Result};
+use postgres::Transaction;
+use serde_json::{Map, Value, json};
+use uuid::Uuid;
+
+use super::{EventOut, Request};
+use crate::db::sql;
+use crate::decide::Stuck;
+use crate::decide::triggers::visible;
+use crate::exit;
+use crate::model::{BreakGlassPath, DeploymentSnapshot, DeploymentStatus};
+
+/// What the transaction wrote, to check the database against.
+pub(super) struct Written {
+    pub(super) status: DeploymentStatus,
+    event: EventOut,
+}
+
+/// The event's payload: the runbook's keys (`reason`, `operator` for a
+/// teardown) and the audit.
+#[allow(clippy::too_many_arguments)]
+fn payload(
+    request: &Request,
+    snapshot: &DeploymentSnapshot,
+    path: BreakGlassPath,
+    key: &str,
+    stuck: &Stuck,
+    fingerprint: &str,
+    session_user: String,
+    current_user: String,
+) -> Value {
+    let mut payload = Map::new();
+    payload.insert("reason".into(), json!(request.reason));
+    if path == BreakGlassPath::TeardownRequested {
+        payload.insert("operator".into(), json!(true));
+    }
+    payload.insert("idempotency_key".into(), json!(key));
+    payload.insert(
+        "audit".into(),
+        json!({
+            "previous_status": snapshot.deployment.status.as_str(),
+            "os_user": request.audit.os_user,
+            "session_user": session_user,
+            "current_user": current_user,
+            "host": request.audit.host,
+            "tool": request.audit.tool,
+            "fingerprint": fingerprint,
+            "stuck": stuck.stuck,
+            "stuck_for_seconds": stuck.stuck_for_seconds,
+            "even_if_not_stuck": request.even_if_not_stuck,
+        }),
+    );
+    Value::Object(payload)
+}
+
+/// Step 3: the runbook's UPDATE, exactly one row. Step 4: the event with
+/// sequence = max + 1, the runbook's payload keys and the audit. Both
+/// checked against what the database returns.
+pub(super) fn write(
+    tx: &mut Transaction<'_>,
+    request: &Request,
+    snapshot: &DeploymentSnapshot,
+    path: BreakGlassPath,
+    key: &str,
+    stuck: &Stuck,
+    fingerprint: &str,
+) -> Result<Written> {
+    let id = snapshot.deployment.id;
+    let schema = &request.schema;
+    let update = match path {
+        BreakGlassPath::OperatorFailed => &sql::fail_safely::MARK_FAILED,
+        BreakGlassPath::TeardownRequested => &sql::fail_safely::REQUEST_TEARDOWN,
+        BreakGlassPath::None => {
+            return Err(exit::refused(format!(
+                "nothing to do for deployment {id}; nothing was written"
+            )));
+        }
+    };
+    let Some(status) = path.new_status() else {
+        return Err(exit::refused(format!(
+            "nothing to do for deployment {id}; nothing was written"
+        )));
+    };
+    let rows = tx.query(&update.sql(schema), &[&id])?;
+    if rows.len() != 1 {
+        return Err(exit::refused(format!(
+            "deployment {id}: the runbook's UPDATE matched {} rows instead of 1; rolled back, nothing was written. Re-diagnose",
+            rows.len()
+        )));
+    }
+    let holds: String = rows[0].get("status");
+    if holds != status.as_str() || rows[0].get::<_, Uuid>("id") != id {
+        return Err(values_differ(
+            id,
+            &format!(
+                "the runbook's UPDATE set status {status}, but the row holds `{}`",
+                visible(&holds)
+            ),
+        ));
+    }
+    let who = tx.query_one(sql::fail_safely::WHO.text, &[])?;
+    let payload = payload(
+        request,
+        snapshot,
+        path,
+        key,
+        stuck,
+        fingerprint,
+        who.get("session_user"),
+        who.get("current_user"),
+    );
+    let row = tx.query_one(
+        &sql::fail_safely::APPEND_EVENT.sql(schema),
+        &[&id, &path.as_str(), &payload],
+    )?;
+    let event = EventOut {
+        id: row.get("id"),
+        sequence: row.get("sequence"),
+        kind: row.get("kind"),
+        payload: row.get("payload"),
+        occurred_at: row.get("occurred_at"),
+    };
+    let event_deployment: Uuid = row.get("deployment_id");
+    check_event(id, &event, event_deployment, path, &payload)?;
+    Ok(Written {
+        status,
+        event: EventOut { payload, ..event },
+    })
+}
+
+/// The event as stored must be the one written: for this deployment, of
+/// this kind, with this payload.
+fn check_event(
+    id: Uuid,
+    stored: &EventOut,
+    stored_deployment: Uuid,
+    path: BreakGlassPath,
+    payload: &Value,
+) -> Result<()> {
+    if stored_deployment != id {
+        return Err(values_differ(
+            id,
+            &format!("the event was written for deployment {stored_deployment}"),
+        ));
+    }
+    if stored.kind != path.as_str() {
+        return Err(values_differ(
+            id,
+            &format!(
+                "the event was written as {}, but the database holds kind `{}`",
+                path.as_str(),
+                visible(&stored.kind)
+            ),
+        ));
+    }
+    if &stored.payload != payload {
+        return Err(values_differ(
+            id,
+            "the event's payload the database holds is not the one written",
+        ));
+    }
+    Ok(())
+}
+
+/// The database holds other values than those written: a trigger (or
+/// something else in the database) changed them.
+fn values_differ(id: Uuid, what: &str) -> anyhow::Error {
+    exit::refused(format!(
+        "guard: the transaction for deployment {id} does not hold what it wrote: {what}. \
+         Something in the database (a trigger) changed it; everything was rolled back and \
+         nothing was written. Find out what changed it before retrying (`pushleft-controller \
+         doctor` lists the triggers)"
+    ))
+}
+
+/// Step 5, last: just before COMMIT, what the database holds must still be
+/// exactly what was written. Returns the event as stored.
+pub(super) fn reread(
+    tx: &mut Transaction<'_>,
+    request: &Request,
+    id: Uuid,
+    written: &Written,
+) -> Result<EventOut> {
+    let row = tx
+        .query_opt(
+            &sql::fail_safely::REREAD.sql(&request.schema),
+            &[&id, &written.event.id],
+        )
+        .context("reading back what the transaction wrote")?;
+    let Some(row) = row else {
+        return Err(values_differ(id, "the deployment row is gone"));
+    };
+    let status: String = row.get("status");
+    if status != written.status.as_str() {
+        return Err(values_differ(
+            id,
+            &format!(
+                "the deployment holds status `{}` before COMMIT, not {}",
+                visible(&status),
+                written.status
+            ),
+        ));
+    }
+    if !row.get::<_, bool>("event_found") {
+        return Err(values_differ(id, "the event written is gone"));
+    }
+    let stored = EventOut {
+        id: written.event.id,
+        sequence: row.get("sequence"),
+        kind: row.get("kind"),
+        payload: row.get("payload"),
+        occurred_at: row.get("occurred_at"),
+    };
+    let path = BreakGlassPath::of_event_kind(&written.event.kind);
+    check_event(
+        id,
+        &stored,
+        row.get("deployment_id"),
+        path,
+        &written.event.payload,
+    )?;
+    if stored.sequence != written.event.sequence {
+        return Err(values_differ(id, "the event's sequence changed"));
+    }
+    Ok(stored)
+}
