@@ -15,7 +15,10 @@ fn on_a_pipe_watch_writes_one_json_line_per_refresh() {
     assert_eq!(lines.len(), 3, "{}", run.stdout);
     for line in lines {
         let doc: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-        assert_eq!(doc["schema_version"], 1, "every document carries its version");
+        assert_eq!(
+            doc["schema_version"], 1,
+            "every document carries its version"
+        );
         assert_eq!(doc["deployments_stuck"].as_array().map(Vec::len), Some(5));
     }
     let tables = db.run(&[
