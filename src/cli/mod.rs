@@ -6,8 +6,10 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 mod args;
+mod history;
 
 pub use args::*;
+pub use history::{HistoryArgs, WhenArg, parse_when};
 
 use crate::db::connect::ConnectOptions;
 use crate::db::sql::Schema;

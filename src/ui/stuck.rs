@@ -61,96 +61,127 @@ pub fn standby_line(in_recovery: bool, lag: Option<i64>) -> Option<String> {
 
 /// The whole report as text (stdout), and the hint for stderr.
 pub fn render(report: &StuckReport, out: &Output) -> String {
-    let width = out.width;
-    let mut lines: Vec<String> = Vec::new();
-    lines.extend(wrap(
+    let mut lines = header_lines(report, out);
+    let left_out = report.left_out.unwrap_or_default();
+    title(
+        &format!(
+            "Stuck deployments (in flight, no event for {} or more): {}",
+            duration::human(secs(report.snapshot.stuck_after_seconds)),
+            report.deployments_stuck.len()
+        ),
+        out,
+        &mut lines,
+    );
+    match &report.groups {
+        Some(groups) => group_lines(groups, out, &mut lines),
+        None => deployment_lines(&report.deployments_stuck, out, &mut lines),
+    }
+    lines.extend(more(left_out.deployments_stuck));
+    title(
+        &format!(
+            "Orphaned leases (expired more than {} ago, not reclaimed): {}",
+            duration::human(secs(report.snapshot.grace_seconds)),
+            report.leases_orphaned.len()
+        ),
+        out,
+        &mut lines,
+    );
+    lease_lines(&report.leases_orphaned, out, &mut lines);
+    lines.extend(more(left_out.leases_orphaned));
+    lines.join("\n")
+}
+
+/// When the scan ran, from a standby or not, which regions answered.
+fn header_lines(report: &StuckReport, out: &Output) -> Vec<String> {
+    let mut lines = wrap(
         &format!("scanned at {}", stamp(report.snapshot.at)),
-        width,
+        out.width,
         "",
         "  ",
-    ));
+    );
     if let Some(line) = standby_line(
         report.snapshot.in_recovery,
         report.snapshot.replay_lag_seconds,
     ) {
-        for l in wrap(&line, width, "! ", "  ") {
+        for l in wrap(&line, out.width, "! ", "  ") {
             lines.push(out.paint(&l, Paint::Warn));
         }
     }
     if let Some(regions) = &report.regions {
         lines.extend(regions_lines(regions, out));
     }
-    let title = format!(
-        "Stuck deployments (in flight, no event for {} or more): {}",
-        duration::human(secs(report.snapshot.stuck_after_seconds)),
-        report.deployments_stuck.len()
-    );
+    lines
+}
+
+/// A blank line and a section's title in bold.
+fn title(text: &str, out: &Output, lines: &mut Vec<String>) {
     lines.push(String::new());
-    for l in wrap(&title, width, "", "  ") {
+    for l in wrap(text, out.width, "", "  ") {
         lines.push(out.paint(&l, Paint::Bold));
     }
-    let left_out = report.left_out.unwrap_or_default();
-    if let Some(groups) = &report.groups {
-        if !groups.is_empty() {
-            lines.push(groups_table(groups, out));
-            for g in groups {
-                lines.extend(wrap(
-                    "list them:",
-                    out.width,
-                    &format!("  {} ", g.key),
-                    "    ",
-                ));
-                lines.push(format!(
-                    "    {}",
-                    out.paint(
-                        &fit_command(&g.next_command, out.command_room(4)),
-                        Paint::Bold
-                    )
-                ));
-            }
-        }
-    } else if !report.deployments_stuck.is_empty() {
-        lines.push(deployments_table(&report.deployments_stuck, out));
-        for d in &report.deployments_stuck {
-            next_lines(
-                out,
-                d.deployment_id,
-                d.path.as_str(),
-                &d.next_step,
-                d.next_command.as_deref(),
-                &mut lines,
-            );
-        }
+}
+
+/// `--group-by`: the groups, each with the command that lists it.
+fn group_lines(groups: &[StuckGroup], out: &Output, lines: &mut Vec<String>) {
+    if groups.is_empty() {
+        return;
     }
-    lines.extend(more(left_out.deployments_stuck));
-    let title = format!(
-        "Orphaned leases (expired more than {} ago, not reclaimed): {}",
-        duration::human(secs(report.snapshot.grace_seconds)),
-        report.leases_orphaned.len()
-    );
-    lines.push(String::new());
-    for l in wrap(&title, width, "", "  ") {
-        lines.push(out.paint(&l, Paint::Bold));
+    lines.push(groups_table(groups, out));
+    for g in groups {
+        lines.extend(wrap(
+            "list them:",
+            out.width,
+            &format!("  {} ", g.key),
+            "    ",
+        ));
+        lines.push(format!(
+            "    {}",
+            out.paint(
+                &fit_command(&g.next_command, out.command_room(4)),
+                Paint::Bold
+            )
+        ));
     }
-    if !report.leases_orphaned.is_empty() {
-        lines.push(leases_table(&report.leases_orphaned, out));
-        for l in &report.leases_orphaned {
-            let who = match l.responsible {
-                Responsible::Operator => l.path.as_str(),
-                Responsible::LeaseReclaimer => "lease reclaimer",
-            };
-            next_lines(
-                out,
-                l.deployment_id,
-                who,
-                &l.next_step,
-                l.next_command.as_deref(),
-                &mut lines,
-            );
-        }
+}
+
+/// The stuck deployments, each with its next step.
+fn deployment_lines(rows: &[StuckDeployment], out: &Output, lines: &mut Vec<String>) {
+    if rows.is_empty() {
+        return;
     }
-    lines.extend(more(left_out.leases_orphaned));
-    lines.join("\n")
+    lines.push(deployments_table(rows, out));
+    for d in rows {
+        next_lines(
+            out,
+            d.deployment_id,
+            d.path.as_str(),
+            &d.next_step,
+            d.next_command.as_deref(),
+            lines,
+        );
+    }
+}
+
+/// The orphaned leases, each with whose it is to fix and the next step.
+fn lease_lines(rows: &[OrphanedLease], out: &Output, lines: &mut Vec<String>) {
+    if rows.is_empty() {
+        return;
+    }
+    lines.push(leases_table(rows, out));
+    for l in rows {
+        let who = match l.responsible {
+            Responsible::Operator => l.path.as_str(),
+            Responsible::LeaseReclaimer => "lease reclaimer",
+        };
+        next_lines(
+            out,
+            l.deployment_id,
+            who,
+            &l.next_step,
+            l.next_command.as_deref(),
+            lines,
+        );
+    }
 }
 
 /// "… and 2,941 more" when `--limit` left rows out.
