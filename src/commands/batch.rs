@@ -188,7 +188,7 @@ fn confirm_and_apply(
         .filter(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed))
         .count();
     if to_write > 0 {
-        ui::batch::confirm_count(to_write)?;
+        ui::prompt::confirm_count(to_write)?;
     }
     let apply: Vec<Request> = requests
         .iter()

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -12,7 +11,6 @@ use super::output::{Output, Paint};
 use super::sanitize::visible;
 use crate::db::transition::Outcome;
 use crate::decide::batch::BatchResult;
-use crate::exit;
 
 /// One deployment of the batch: what happened, and the outcome or error.
 #[derive(Debug, Serialize)]
@@ -129,30 +127,6 @@ pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String 
         );
     }
     lines.join("\n")
-}
-
-/// Asks the operator to type the number of deployments to write.
-pub fn confirm_count(n: usize) -> Result<()> {
-    let typed: String = dialoguer::Input::new()
-        .with_prompt(format!(
-            "Type the number of deployments to write ({n}) to apply, anything else to abort"
-        ))
-        .allow_empty(true)
-        .interact_text()
-        .map_err(|err| match err {
-            dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
-                exit::interrupted("interrupted at the confirmation: nothing was written")
-            }
-            other => anyhow::Error::new(other).context("reading the confirmation"),
-        })?;
-    if typed.trim() == n.to_string() {
-        Ok(())
-    } else {
-        Err(exit::refused(format!(
-            "confirmation `{}` is not {n}: nothing was written",
-            typed.trim().escape_debug()
-        )))
-    }
 }
 
 /// A bar on a terminal, nothing otherwise.

@@ -17,10 +17,24 @@ pub fn confirm_deployment(id: Uuid, stuck: bool) -> Result<()> {
     } else {
         "NOT stuck (--even-if-not-stuck)"
     };
+    let typed = ask(&format!(
+        "{which}. Type the deployment's short id ({short}) to apply, anything else to abort"
+    ))?;
+    if typed == short || typed == id.to_string() {
+        Ok(())
+    } else {
+        Err(exit::refused(format!(
+            "confirmation `{}` does not match {short}: nothing was written",
+            crate::ui::sanitize::visible(&typed)
+        )))
+    }
+}
+
+/// Asks one question and returns the answer, trimmed; Ctrl-C at the
+/// prompt is "interrupted, nothing was written".
+pub fn ask(prompt: &str) -> Result<String> {
     let typed: String = dialoguer::Input::new()
-        .with_prompt(format!(
-            "{which}. Type the deployment's short id ({short}) to apply, anything else to abort"
-        ))
+        .with_prompt(prompt)
         .allow_empty(true)
         .interact_text()
         .map_err(|err| match err {
@@ -29,13 +43,20 @@ pub fn confirm_deployment(id: Uuid, stuck: bool) -> Result<()> {
             }
             other => anyhow::Error::new(other).context("reading the confirmation"),
         })?;
-    let typed = typed.trim();
-    if typed == short || typed == id.to_string() {
+    Ok(typed.trim().to_string())
+}
+
+/// Asks the operator to type the number of deployments to write back.
+pub fn confirm_count(n: usize) -> Result<()> {
+    let typed = ask(&format!(
+        "Type the number of deployments to write ({n}) to apply, anything else to abort"
+    ))?;
+    if typed == n.to_string() {
         Ok(())
     } else {
         Err(exit::refused(format!(
-            "confirmation `{}` does not match {short}: nothing was written",
-            crate::ui::sanitize::visible(typed)
+            "confirmation `{}` is not {n}: nothing was written",
+            crate::ui::sanitize::visible(&typed)
         )))
     }
 }
