@@ -40,7 +40,10 @@ pub fn request_from(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> R
         role: args.role.clone(),
         lock_timeout: args.lock_timeout,
         policy: args.staleness.policy(),
-        audit: Audit::of_this_process(),
+        audit: Audit {
+            region: ctx.region(),
+            ..Audit::of_this_process()
+        },
         schema: ctx.schema().clone(),
         even_if_not_stuck: args.even_if_not_stuck,
         allowed_triggers: args.guard.allowed(),

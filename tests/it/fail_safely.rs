@@ -37,6 +37,7 @@ fn request(deployment: &str, reason: &str) -> Request {
             os_user: "tester".into(),
             host: "test-host".into(),
             tool: "pushleft-controller/test".into(),
+            region: None,
         },
         schema: Schema::public(),
         even_if_not_stuck: false,

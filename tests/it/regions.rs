@@ -123,4 +123,33 @@ fn all_services_merges_the_regions_and_reports_a_stopped_one() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(doc["verdict"]["path"], "operator_failed");
     assert_eq!(doc["region"], "us", "diagnose names the region it read");
+    // fail-safely acts on one region and its audit says which.
+    let (code, doc, stderr) = run(
+        &file,
+        &[
+            "--service",
+            "us",
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-9 us only",
+            "--yes",
+            "--output",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(doc["event"]["payload"]["audit"]["region"], "us");
+    let (_, eu, _) = run(
+        &file,
+        &[
+            "--service",
+            "eu",
+            "diagnose",
+            "d0000001",
+            "--output",
+            "json",
+        ],
+    );
+    assert_eq!(eu["deployment"]["status"], "queued", "eu was not touched");
 }

@@ -71,6 +71,9 @@ pub struct Audit {
     pub os_user: String,
     pub host: String,
     pub tool: String,
+    /// The region (connection service) named with --service, if any: the
+    /// event says which control plane the operator meant.
+    pub region: Option<String>,
 }
 
 impl Audit {
@@ -82,6 +85,7 @@ impl Audit {
                 .and_then(|h| h.into_string().ok())
                 .unwrap_or_else(|| "unknown".to_string()),
             tool: crate::db::connect::APPLICATION_NAME.to_string(),
+            region: None,
         }
     }
 }

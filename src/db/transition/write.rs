@@ -55,6 +55,11 @@ fn payload(
             "even_if_not_stuck": request.even_if_not_stuck,
         }),
     );
+    if let (Some(region), Some(Value::Object(audit))) =
+        (&request.audit.region, payload.get_mut("audit"))
+    {
+        audit.insert("region".into(), json!(region));
+    }
     Value::Object(payload)
 }
 

@@ -122,6 +122,7 @@ fn request(deployment: &str, vouched_for: bool) -> Request {
             os_user: "tester".into(),
             host: "test-host".into(),
             tool: "pushleft-controller/test".into(),
+            region: None,
         },
         schema: Schema::public(),
         even_if_not_stuck: false,
