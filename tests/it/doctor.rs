@@ -161,3 +161,29 @@ fn doctor_checks_whether_the_role_can_be_assumed() {
         ))
         .unwrap();
 }
+
+#[test]
+fn doctor_names_a_missing_index_and_the_statement_that_adds_it() {
+    let db = TestDb::scenarios();
+    let run = doctor(&db, &[]);
+    let (status, detail) = run.doctor_check("indexes");
+    assert_eq!(status, "ok", "{detail}");
+    db.client()
+        .batch_execute("DROP INDEX deployment_events_operator_actions")
+        .unwrap();
+    let run = doctor(&db, &[]);
+    // A warning, not a failure: the control plane's schema is not ours.
+    run.assert_code(0);
+    let (status, detail) = run.doctor_check("indexes");
+    assert_eq!(status, "warn", "{detail}");
+    assert!(
+        detail.contains("`history`: the operators' actions"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains(
+            "CREATE INDEX CONCURRENTLY deployment_events_operator_actions ON \"public\".deployment_events (occurred_at)"
+        ),
+        "{detail}"
+    );
+}

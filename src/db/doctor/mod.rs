@@ -21,6 +21,7 @@ use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings, SslMode, Target};
 use crate::decide::triggers::AllowedTriggers;
 
+mod indexes;
 mod privileges;
 mod schema;
 mod server;
@@ -181,5 +182,6 @@ fn in_transaction(
         write_privileges(tx, &expect.schema, &writer, checks)?;
     }
     schema(tx, expect, checks)?;
+    indexes::indexes(tx, &expect.schema, checks)?;
     session(tx, settings, &hygiene, checks)
 }

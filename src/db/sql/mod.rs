@@ -300,6 +300,8 @@ pub mod doctor {
     /// $1 role, $2 schema.
     pub const WRITE_PRIVILEGES: Statement = file!(Query "doctor/write_privileges.sql" [Text, Text]);
     pub const SETTING: Statement = file!(Query "doctor/setting.sql" [Text]);
+    /// $1 schema, $2 index.
+    pub const INDEX_PRESENT: Statement = file!(Query "doctor/index_present.sql" [Text, Text]);
 }
 
 /// The sandbox: its database, scenarios and simulated control plane.
@@ -381,6 +383,7 @@ pub const ALL: &[&Statement] = &[
     &doctor::TABLE_READABLE,
     &doctor::WRITE_PRIVILEGES,
     &doctor::SETTING,
+    &doctor::INDEX_PRESENT,
     &sandbox::CREATE_DATABASE,
     &sandbox::SCENARIOS,
     &sandbox::BIG_INCIDENT,

@@ -1,0 +1,161 @@
+//! The indexes the tool relies on: every `CREATE INDEX` of the reference
+//! schema (`sql/schema.sql`, the one source), looked up by name in the
+//! control plane's schema. A missing one is a warning, not a failure (the
+//! control plane's schema is not ours to index), with what it is for and
+//! the exact `CREATE INDEX CONCURRENTLY` that adds it without blocking
+//! writes.
+
+use anyhow::Result;
+use postgres::Transaction;
+
+use super::{Checks, Status};
+use crate::db::sql::{self, Schema};
+
+/// One index of the reference schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedIndex {
+    pub name: String,
+    /// `ON table (…) [WHERE …]`, as the reference schema writes it.
+    pub definition: String,
+    /// The comment above it, or what it indexes.
+    pub purpose: String,
+}
+
+impl ExpectedIndex {
+    /// The statement that adds it to `schema` without blocking writes.
+    pub fn create_concurrently(&self, schema: &Schema) -> String {
+        let on = self
+            .definition
+            .strip_prefix("ON ")
+            .unwrap_or(&self.definition);
+        format!(
+            "CREATE INDEX CONCURRENTLY {} ON {}.{on};",
+            self.name,
+            schema.quoted()
+        )
+    }
+}
+
+/// Every `CREATE INDEX` of `schema_sql` (statements may span lines; the
+/// `--` comment lines right above one say what it is for).
+pub fn expected_indexes(schema_sql: &str) -> Vec<ExpectedIndex> {
+    let lines: Vec<&str> = schema_sql.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(rest) = lines[i].trim().strip_prefix("CREATE INDEX ") else {
+            i += 1;
+            continue;
+        };
+        let mut statement = rest.to_string();
+        let start = i;
+        while !statement.trim_end().ends_with(';') && i + 1 < lines.len() {
+            i += 1;
+            statement.push(' ');
+            statement.push_str(lines[i].trim());
+        }
+        let statement = statement.trim_end().trim_end_matches(';');
+        if let Some((name, definition)) = statement.split_once(' ') {
+            let comments: Vec<&str> = lines[..start]
+                .iter()
+                .rev()
+                .take_while(|l| l.trim_start().starts_with("--"))
+                .map(|l| l.trim_start().trim_start_matches('-').trim())
+                .collect();
+            let purpose = if comments.is_empty() {
+                format!(
+                    "lookups {}",
+                    definition.split(" WHERE ").next().unwrap_or(definition)
+                )
+            } else {
+                comments.into_iter().rev().collect::<Vec<_>>().join(" ")
+            };
+            found.push(ExpectedIndex {
+                name: name.to_string(),
+                definition: definition.to_string(),
+                purpose,
+            });
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The `indexes` check.
+pub fn indexes(tx: &mut Transaction<'_>, schema: &Schema, checks: &mut Checks) -> Result<()> {
+    let expected = expected_indexes(sql::scripts::SCHEMA.text);
+    let mut missing = Vec::new();
+    for index in &expected {
+        let present: bool = tx
+            .query_one(
+                sql::doctor::INDEX_PRESENT.text,
+                &[&schema.name(), &index.name],
+            )?
+            .get("present");
+        if !present {
+            missing.push(index);
+        }
+    }
+    if missing.is_empty() {
+        checks.push(
+            "indexes",
+            Status::Ok,
+            format!(
+                "the {} indexes the tool relies on are there",
+                expected.len()
+            ),
+        );
+        return Ok(());
+    }
+    let each: Vec<String> = missing
+        .iter()
+        .map(|index| {
+            format!(
+                "{} ({}): {}",
+                index.name,
+                index.purpose,
+                index.create_concurrently(schema)
+            )
+        })
+        .collect();
+    checks.push(
+        "indexes",
+        Status::Warn,
+        format!(
+            "{} of {} indexes the tool relies on are missing (or named differently), so \
+             some commands read whole tables: {}",
+            missing.len(),
+            expected.len(),
+            each.join("; ")
+        ),
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_schema_lists_its_indexes_with_their_purpose() {
+        let all = expected_indexes(sql::scripts::SCHEMA.text);
+        assert!(all.len() >= 15, "{all:#?}");
+        let history = all
+            .iter()
+            .find(|i| i.name == "deployment_events_operator_actions")
+            .expect("history's index");
+        assert_eq!(
+            history.purpose,
+            "`history`: the operators' actions, newest first."
+        );
+        assert_eq!(
+            history.create_concurrently(&Schema::public()),
+            "CREATE INDEX CONCURRENTLY deployment_events_operator_actions ON \"public\".deployment_events (occurred_at) WHERE kind IN ('operator_failed', 'teardown_requested');"
+        );
+        let plain = all
+            .iter()
+            .find(|i| i.name == "jobs_deployment")
+            .expect("one");
+        assert_eq!(plain.purpose, "lookups ON jobs (deployment_id, created_at)");
+    }
+}
