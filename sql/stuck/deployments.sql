@@ -26,26 +26,8 @@ SELECT d.id,
                        OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)))
         OR EXISTS (SELECT 1 FROM :"schema".application_instances i
                    WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched,
-       ARRAY(SELECT DISTINCT n.name
-             FROM :"schema".fleet_nodes n
-             WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
-                            WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
-                              AND j.status IN ('queued', 'leased')
-                            UNION
-                            SELECT i.active_node_id FROM :"schema".application_instances i
-                            WHERE i.deployment_id = d.id AND i.status <> 'removed'
-                              AND i.active_node_id IS NOT NULL)
-             ORDER BY n.name) AS nodes,
-       ARRAY(SELECT DISTINCT n.pool
-             FROM :"schema".fleet_nodes n
-             WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
-                            WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
-                              AND j.status IN ('queued', 'leased')
-                            UNION
-                            SELECT i.active_node_id FROM :"schema".application_instances i
-                            WHERE i.deployment_id = d.id AND i.status <> 'removed'
-                              AND i.active_node_id IS NOT NULL)
-             ORDER BY n.pool) AS pools
+       waits.nodes,
+       waits.pools
 FROM :"schema".deployments d
 LEFT JOIN LATERAL (
     SELECT e.occurred_at, e.kind
@@ -54,6 +36,20 @@ LEFT JOIN LATERAL (
     ORDER BY e.sequence DESC
     LIMIT 1
 ) last ON true
+-- Where it waits, read once for both lists: the nodes its unfinished jobs
+-- target and its instances are active on.
+CROSS JOIN LATERAL (
+    SELECT coalesce(array_agg(DISTINCT n.name ORDER BY n.name), '{}') AS nodes,
+           coalesce(array_agg(DISTINCT n.pool ORDER BY n.pool), '{}') AS pools
+    FROM :"schema".fleet_nodes n
+    WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
+                   WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
+                     AND j.status IN ('queued', 'leased')
+                   UNION
+                   SELECT i.active_node_id FROM :"schema".application_instances i
+                   WHERE i.deployment_id = d.id AND i.status <> 'removed'
+                     AND i.active_node_id IS NOT NULL)
+) waits
 WHERE d.status IN ('queued', 'building', 'deploying')
   AND coalesce(last.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
 ORDER BY coalesce(last.occurred_at, d.created_at), d.id

@@ -4,28 +4,14 @@
 use std::io::Write;
 
 use crate::clock::rebase_to_now;
-use crate::support::{TestDb, scenario};
+use crate::support::{TestDb, scenario, strand_on_edge_07};
 
 /// The scenarios (rebased) plus `n` deployments stranded on edge-07: each
 /// deploying for 2 hours with no event, its instance active on edge-07.
 fn stranded_db(n: u32) -> TestDb {
     let db = TestDb::scenarios();
     rebase_to_now(&mut db.client());
-    db.client()
-        .batch_execute(&format!(
-            "INSERT INTO deployments (id, org_id, status, created_at, updated_at)
-             SELECT ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    'c0000009-0000-4000-8000-000000000009', 'deploying',
-                    now() - interval '2 hours', now() - interval '2 hours'
-             FROM generate_series(1, {n}) g;
-             INSERT INTO application_instances (id, deployment_id, role_name, status,
-                                                active_node_id, generation)
-             SELECT ('f' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    'web', 'running', 'a0000012-0000-4000-8000-000000000012', 1
-             FROM generate_series(1, {n}) g;"
-        ))
-        .expect("stranding deployments on edge-07");
+    strand_on_edge_07(&db, n);
     db
 }
 

@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use crate::clock::rebase_to_now;
-use crate::support::{TestDb, scenario};
+use crate::support::{TestDb, scenario, strand_on_edge_07};
 
 fn scenario_db() -> TestDb {
     let db = TestDb::scenarios();
@@ -296,26 +296,6 @@ fn stuck_table_lists_both_scans_and_never_prints_logs() {
         .clone();
     assert!(none.contains("no event for 5h or more): 0"), "{none}");
     assert!(none.contains("not reclaimed): 0"), "{none}");
-}
-
-/// A dead node stranding `n` deployments: each deploying for 2 hours with
-/// no event, its instance active on edge-07 (offline for 3 hours).
-fn strand_on_edge_07(db: &TestDb, n: u32) {
-    db.client()
-        .batch_execute(&format!(
-            "INSERT INTO deployments (id, org_id, status, created_at, updated_at)
-             SELECT ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    'c0000009-0000-4000-8000-000000000009', 'deploying',
-                    now() - interval '2 hours', now() - interval '2 hours'
-             FROM generate_series(1, {n}) g;
-             INSERT INTO application_instances (id, deployment_id, role_name, status,
-                                                active_node_id, generation)
-             SELECT ('f' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
-                    'web', 'running', 'a0000012-0000-4000-8000-000000000012', 1
-             FROM generate_series(1, {n}) g;"
-        ))
-        .expect("stranding deployments on edge-07");
 }
 
 #[test]

@@ -317,3 +317,23 @@ impl Run {
 pub fn scenario(n: u8) -> String {
     format!("d000000{n}-0000-4000-8000-00000000000{n}")
 }
+
+/// A dead node stranding `n` deployments: each deploying for 2 hours with
+/// no event, its instance active on edge-07 (offline for 3 hours).
+pub fn strand_on_edge_07(db: &TestDb, n: u32) {
+    db.client()
+        .batch_execute(&format!(
+            "INSERT INTO deployments (id, org_id, status, created_at, updated_at)
+             SELECT ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    'c0000009-0000-4000-8000-000000000009', 'deploying',
+                    now() - interval '2 hours', now() - interval '2 hours'
+             FROM generate_series(1, {n}) g;
+             INSERT INTO application_instances (id, deployment_id, role_name, status,
+                                                active_node_id, generation)
+             SELECT ('f' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    ('e' || lpad(to_hex(g), 7, '0') || '-0000-4000-8000-000000000000')::uuid,
+                    'web', 'running', 'a0000012-0000-4000-8000-000000000012', 1
+             FROM generate_series(1, {n}) g;"
+        ))
+        .expect("stranding deployments on edge-07");
+}
