@@ -20,7 +20,7 @@ use anyhow::Result;
 use postgres::Client;
 
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::db::connect::{self, Settings};
+use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, Output};
@@ -56,11 +56,7 @@ impl Context {
                  (several are for stuck, fleet list and history)"
             )));
         }
-        let settings = Settings::from_options(&self.global.connect_options())?;
-        for warning in settings.warnings() {
-            ui::note(&format!("warning: {warning}"));
-        }
-        Ok(settings)
+        settings_with(&self.global.connect_options(), "")
     }
 
     /// A session with the session settings every command runs under. A
@@ -89,11 +85,7 @@ impl Context {
         let mut options = self.global.connect_options();
         options.database_url = None;
         options.service = Some(region.to_string());
-        let settings = Settings::from_options(&options)?;
-        for warning in settings.warnings() {
-            ui::note(&format!("warning: {region}: {warning}"));
-        }
-        settings
+        settings_with(&options, &format!("{region}: "))?
             .connect(connect::DEFAULT_LOCK_TIMEOUT)
             .map_err(|err| exit::tag(err, ErrorKind::ConnectionFailed))
     }
@@ -127,6 +119,16 @@ pub fn explain_unconfigured(err: anyhow::Error) -> anyhow::Error {
          so the libpq defaults were tried. Set DATABASE_URL (or PGHOST and friends) and check \
          with `pushleft-controller doctor`",
     )
+}
+
+/// Settings from `options`, their warnings shown on stderr (each after
+/// `label`, which names a region when several are read).
+fn settings_with(options: &ConnectOptions, label: &str) -> Result<Settings> {
+    let settings = Settings::from_options(options)?;
+    for warning in settings.warnings() {
+        ui::note(&format!("warning: {label}{warning}"));
+    }
+    Ok(settings)
 }
 
 /// Runs one parsed command line and says how the process should exit.

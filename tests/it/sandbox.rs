@@ -1,7 +1,7 @@
 //! `sandbox -- CMD` runs CMD against a fresh sandbox and passes its status
 //! through, leaving nothing behind.
 
-use crate::support::bin;
+use crate::support::{bin, in_sandbox};
 
 #[test]
 fn sandbox_runs_the_command_against_the_scenarios_and_passes_its_status() {
@@ -197,25 +197,8 @@ pushleft-controller history --reason-contains inc-7 --output json > "$dir/histor
 
 #[test]
 fn the_big_incident_walkthrough_works_as_the_readme_says() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = bin()
-        .args([
-            "sandbox",
-            "--big-incident",
-            "--",
-            "sh",
-            "-c",
-            BIG_INCIDENT,
-            "sh",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
-    };
+    let script = in_sandbox(&["--big-incident"], BIG_INCIDENT);
+    let read = |name: &str| script.json(name);
     let groups = read("groups.json");
     assert_eq!(groups["groups"][0]["key"], "edge-07");
     assert_eq!(groups["groups"][0]["count"], 41, "40 stranded and d0000003");
@@ -251,17 +234,8 @@ pushleft-controller stuck --group-by node --output json > "$dir/groups.json"
 
 #[test]
 fn the_readme_tour_holds_in_a_sandbox_past_the_stale_threshold() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = bin()
-        .args(["sandbox", "--", "sh", "-c", TOUR, "sh"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
-    };
+    let script = in_sandbox(&[], TOUR);
+    let read = |name: &str| script.json(name);
     let stuck = read("stuck.json");
     assert_eq!(stuck["deployments_stuck"].as_array().map(Vec::len), Some(5));
     assert_eq!(stuck["leases_orphaned"].as_array().map(Vec::len), Some(1));

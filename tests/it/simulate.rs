@@ -2,7 +2,7 @@
 //! does, so a requested teardown completes (or hangs on a dead node) and
 //! `fleet list` shows capacity drop.
 
-use crate::support::bin;
+use crate::support::{bin, in_sandbox};
 
 /// The runbook's teardown_requested for d0000005 (instances on edge-01 and
 /// edge-06, both alive) and d0000003 (instance on edge-07, dead).
@@ -126,17 +126,8 @@ done
 
 #[test]
 fn sandbox_simulate_shows_a_teardown_complete_and_stuck_clears_once_handled() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = bin()
-        .args(["sandbox", "--simulate", "--", "sh", "-c", TOUR, "sh"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(0), "{stderr}");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(dir.path().join(name)).unwrap()).unwrap()
-    };
+    let script = in_sandbox(&["--simulate"], TOUR);
+    let read = |name: &str| script.json(name);
     let start = read("d7-start.json");
     assert_eq!(
         start["deployment"]["status"], "teardown_queued",

@@ -337,3 +337,37 @@ pub fn strand_on_edge_07(db: &TestDb, n: u32) {
         ))
         .expect("stranding deployments on edge-07");
 }
+
+/// What a script run inside a sandbox wrote: the directory it got as `$1`.
+pub struct SandboxScript {
+    dir: tempfile::TempDir,
+}
+
+impl SandboxScript {
+    /// The JSON document the script wrote to `name` in its directory.
+    pub fn json(&self, name: &str) -> serde_json::Value {
+        let path = self.dir.path().join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        serde_json::from_slice(&bytes).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+    }
+}
+
+/// Runs `script` (sh; `$1` is a fresh directory for what it writes) as
+/// `sandbox FLAGS -- sh -c SCRIPT`, and asserts that it exited 0.
+pub fn in_sandbox(flags: &[&str], script: &str) -> SandboxScript {
+    let dir = tempfile::tempdir().expect("a directory for the script");
+    let run = bin()
+        .arg("sandbox")
+        .args(flags)
+        .args(["--", "sh", "-c", script, "sh"])
+        .arg(dir.path())
+        .output()
+        .expect("running the sandbox");
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    SandboxScript { dir }
+}
