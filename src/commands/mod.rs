@@ -71,7 +71,9 @@ impl Context {
 
     /// A session for a command that takes no row locks on purpose.
     pub fn connect_for_reading(&self) -> Result<Client> {
-        self.connect(connect::DEFAULT_LOCK_TIMEOUT)
+        self.settings()?
+            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
+            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
     }
 
     /// The one region a command acts on, when `--service` names it.
@@ -86,7 +88,7 @@ impl Context {
         options.database_url = None;
         options.service = Some(region.to_string());
         settings_with(&options, &format!("{region}: "))?
-            .connect(connect::DEFAULT_LOCK_TIMEOUT)
+            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
             .map_err(|err| exit::tag(err, ErrorKind::ConnectionFailed))
     }
 }

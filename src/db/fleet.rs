@@ -1,12 +1,15 @@
 //! `fleet list`'s read: every node, its heartbeat age and the capacity in
-//! use, from one query in one read-only snapshot.
+//! use, from one statement in one read-only snapshot.
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use postgres::Client;
+use anyhow::{Context, Result, anyhow};
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::ToSql;
+use postgres::{Client, GenericClient};
 
-use super::session::with_snapshot;
+use super::columns::Columns;
+use super::session::{self, OneStatement, RanWith, settings_of};
 use super::snapshot::{node_from, read_info};
 use super::sql::{self, Schema};
 use crate::duration::millis;
@@ -21,46 +24,86 @@ pub struct FleetFilter {
     pub stale_only: bool,
 }
 
-/// The fleet as of one instant.
+/// The fleet as of one instant: one statement, one round trip after
+/// connecting (`session::read_in_one_statement`). The rows are made into
+/// nodes as they arrive, so a fleet of 50,000 is never held twice.
 pub fn list(
     client: &mut Client,
     schema: &Schema,
     filter: &FleetFilter,
     stale_after: Duration,
 ) -> Result<FleetList> {
-    with_snapshot(client, |tx, at| {
-        let status = filter.status.as_ref().map(NodeStatus::as_str);
-        let rows = tx
-            .query(
-                &sql::fleet::LIST.sql(schema),
-                &[
-                    &filter.pool,
-                    &status,
-                    &filter.stale_only,
-                    &millis(stale_after),
-                ],
+    session::read_in_one_statement(
+        client,
+        &mut FleetRead {
+            schema,
+            filter,
+            stale_after,
+        },
+    )
+}
+
+struct FleetRead<'a> {
+    schema: &'a Schema,
+    filter: &'a FleetFilter,
+    stale_after: Duration,
+}
+
+impl OneStatement for FleetRead<'_> {
+    type Output = FleetList;
+
+    fn run(&mut self, client: &mut impl GenericClient) -> Result<(FleetList, RanWith)> {
+        let status = self.filter.status.as_ref().map(NodeStatus::as_str);
+        let stale_after = millis(self.stale_after);
+        let statement = &sql::fleet::LIST;
+        let values: [&(dyn ToSql + Sync); 4] = [
+            &self.filter.pool,
+            &status,
+            &self.filter.stale_only,
+            &stale_after,
+        ];
+        let mut rows = client
+            .query_typed_raw(
+                &statement.sql(self.schema),
+                values
+                    .iter()
+                    .zip(statement.params)
+                    .map(|(value, param)| (*value, param.pg_type())),
             )
             .context("listing the fleet's nodes (sql/fleet/list.sql)")?;
-        let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
-        let nodes = rows
-            .iter()
-            .map(|row| FleetNode {
+        let mut first = None;
+        let mut nodes = Vec::new();
+        while let Some(row) = rows
+            .next()
+            .context("listing the fleet's nodes (sql/fleet/list.sql)")?
+        {
+            if first.is_none() {
+                first = Some((settings_of(&row)?, read_info(&row)?));
+            }
+            // The one row of an empty fleet has no node.
+            if row.col::<Option<uuid::Uuid>>("id")?.is_none() {
+                continue;
+            }
+            nodes.push(FleetNode {
                 region: None,
-                node: node_from(row),
-                stale: row.get("stale"),
-                slots_used: row.get("slots_used"),
-                instances: row.get("instances"),
-            })
-            .collect();
-        Ok(FleetList {
+                node: node_from(&row)?,
+                stale: row.col("stale")?,
+                slots_used: row.col("slots_used")?,
+                instances: row.col("instances")?,
+            });
+        }
+        let (ran_with, server) =
+            first.ok_or_else(|| anyhow!("sql/fleet/list.sql returned no row"))?;
+        let list = FleetList {
             regions: None,
             nodes,
             snapshot: FleetScanInfo {
-                at,
+                at: server.at,
                 in_recovery: server.in_recovery,
                 replay_lag_seconds: server.replay_lag_seconds,
-                stale_after_seconds: stale_after.as_secs(),
+                stale_after_seconds: self.stale_after.as_secs(),
             },
-        })
-    })
+        };
+        Ok((list, ran_with))
+    }
 }

@@ -63,19 +63,32 @@ pub fn parse(text: &str) -> Result<IdQuery> {
     })
 }
 
+/// The inclusive range of ids `text` covers, and the prefix when it is
+/// one (for the messages of [`choose`]).
+pub fn range(text: &str) -> Result<(Uuid, Uuid, Option<String>)> {
+    Ok(match parse(text)? {
+        IdQuery::Full(id) => (id, id, None),
+        IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
+    })
+}
+
 /// Resolves an id or prefix to exactly one existing deployment: unknown is
 /// exit 3, an ambiguous prefix exit 2 with the candidates.
 pub fn resolve(client: &mut impl GenericClient, schema: &Schema, text: &str) -> Result<Uuid> {
-    let (low, high, prefix) = match parse(text)? {
-        IdQuery::Full(id) => (id, id, None),
-        IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
-    };
-    let rows = client
-        .query(&sql::RESOLVE_DEPLOYMENT.sql(schema), &[&low, &high])
+    let (low, high, prefix) = range(text)?;
+    let rows = sql::RESOLVE_DEPLOYMENT
+        .query(client, schema, &[&low, &high])
         .map_err(|err| missing_table(err, schema))
         .context("looking up the deployment id")?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
-    match (ids.as_slice(), prefix) {
+    choose(&ids, low, prefix.as_deref())
+}
+
+/// The one deployment among the ids found in the range starting at `low`
+/// (up to 11, in order): none is exit 3, several exit 2 with the
+/// candidates.
+pub fn choose(ids: &[Uuid], low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
+    match (ids, prefix) {
         ([id], _) => Ok(*id),
         ([], None) => Err(exit::not_found(format!(
             "deployment {low} does not exist (check the id, and that DATABASE_URL points at the right control plane)"
@@ -97,7 +110,7 @@ pub fn resolve(client: &mut impl GenericClient, schema: &Schema, text: &str) -> 
 
 /// A table that does not exist, the first time a command reaches for one:
 /// most likely the wrong schema, which the operator can fix.
-fn missing_table(err: postgres::Error, schema: &Schema) -> anyhow::Error {
+pub fn missing_table(err: postgres::Error, schema: &Schema) -> anyhow::Error {
     if err
         .as_db_error()
         .is_some_and(|db| *db.code() == postgres::error::SqlState::UNDEFINED_TABLE)

@@ -2,11 +2,13 @@
 //! says: one read-only snapshot for everything that only reads; and the
 //! session hygiene every one of them starts with (SPEC step 9).
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 use chrono::{DateTime, Utc};
-use postgres::{Client, GenericClient, Transaction};
+use postgres::types::ToSql;
+use postgres::{Client, GenericClient, Row, Transaction};
 
-use super::sql;
+use super::columns::Columns;
+use super::sql::{self, Schema, Statement};
 use crate::exit;
 
 /// The search path every transaction runs with: nothing a database user
@@ -85,6 +87,83 @@ pub fn read_only(client: &mut Client) -> Result<Transaction<'_>> {
         .context("opening a read-only snapshot transaction")?;
     harden(&mut tx)?;
     Ok(tx)
+}
+
+/// The settings a one-statement read ran with, from the columns
+/// `search_path`, `jit`, `session_replication_role` and `read_only` that
+/// every such statement returns (see `sql/diagnose/snapshot.sql`).
+pub fn settings_of(row: &Row) -> Result<RanWith> {
+    Ok(RanWith {
+        hygiene: Hygiene {
+            search_path: row.col("search_path")?,
+            jit: row.col("jit")?,
+            session_replication_role: row.col("session_replication_role")?,
+        },
+        read_only: row.col("read_only")?,
+    })
+}
+
+/// The settings a read ran with.
+#[derive(Debug, Clone)]
+pub struct RanWith {
+    pub hygiene: Hygiene,
+    /// In a read-only transaction.
+    pub read_only: bool,
+}
+
+/// A read that is ONE statement, and reports the settings it ran with
+/// ([`settings_of`] on its first row).
+pub trait OneStatement {
+    type Output;
+    fn run(&mut self, client: &mut impl GenericClient) -> Result<(Self::Output, RanWith)>;
+}
+
+/// Runs a one-statement read in one round trip when it can: a session from
+/// `Settings::connect_for_reading` starts with the pinned search path, JIT
+/// off and read-only REPEATABLE READ transactions by default, so the
+/// statement alone is a read-only transaction, and one statement sees one
+/// snapshot. If any setting did not take (a pooler that dropped the startup
+/// options, a session opened another way), the result is thrown away and
+/// the read runs again the careful way: in [`read_only`]'s explicit
+/// transaction, which sets them itself (three round trips).
+pub fn read_in_one_statement<R: OneStatement>(
+    client: &mut Client,
+    read: &mut R,
+) -> Result<R::Output> {
+    let (output, ran_with) = read.run(client)?;
+    if ran_with.read_only && ran_with.hygiene.refusal().is_none() {
+        return Ok(output);
+    }
+    let mut tx = read_only(client)?;
+    let (output, ran_with) = read.run(&mut tx)?;
+    // Nothing was written; ending the transaction either way is the same.
+    tx.rollback().context("ending the read-only transaction")?;
+    match ran_with.hygiene.refusal() {
+        Some(why) => Err(exit::refused(why)),
+        None => Ok(output),
+    }
+}
+
+/// A one-statement read whose statement returns exactly one row.
+pub struct OneRow<'a> {
+    pub schema: &'a Schema,
+    pub statement: &'a Statement,
+    pub values: &'a [&'a (dyn ToSql + Sync)],
+}
+
+impl OneStatement for OneRow<'_> {
+    type Output = Row;
+    fn run(&mut self, client: &mut impl GenericClient) -> Result<(Row, RanWith)> {
+        let row = self
+            .statement
+            .query(client, self.schema, self.values)
+            .with_context(|| format!("reading (sql/{})", self.statement.path))?
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow!("sql/{} returned no row", self.statement.path))?;
+        let ran_with = settings_of(&row)?;
+        Ok((row, ran_with))
+    }
 }
 
 /// Runs `read` inside one read-only snapshot with the snapshot's `now()`,

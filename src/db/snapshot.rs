@@ -1,246 +1,265 @@
 //! The read side: every runbook query of one deployment, as typed rows.
 //!
-//! `diagnose` reads it inside one `REPEATABLE READ READ ONLY` transaction
-//! (`session::read_only`), so all sections describe one instant.
-//! `fail-safely` reads the same rows with the deployment, its jobs and its
-//! instances locked `FOR UPDATE` ([`Mode::Locked`]), and decides from that.
+//! `sql/diagnose/snapshot.sql` reads all of it in one statement: one round
+//! trip, one snapshot. `diagnose` runs it as a read-only transaction of its
+//! own ([`read`]); `fail-safely` first locks the deployment, its jobs and
+//! its instances `FOR UPDATE` and then runs it in the same transaction
+//! ([`load_locked`]), and decides from that.
 
-use anyhow::{Context, Result};
-use postgres::{GenericClient, Row};
+use anyhow::{Context, Result, anyhow};
+use postgres::{Client, GenericClient, Row};
 use uuid::Uuid;
 
-use super::sql::{Schema, Statement, diagnose, fail_safely};
+use super::columns::{Columns, json_rows};
+use super::sql::{Schema, diagnose, fail_safely};
+use super::{resolve, session};
 use crate::exit;
 use crate::model::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
 
-/// How the rows of the deployment, its jobs and its instances are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// Plain reads (inside diagnose's read-only snapshot).
-    Plain,
-    /// `FOR UPDATE`, in this order: deployment, jobs, instances.
-    Locked,
-}
-
-/// The rows of one section, each made into `T`.
-fn rows<T>(
-    client: &mut impl GenericClient,
-    schema: &Schema,
-    statement: &Statement,
-    id: Uuid,
-    from: impl Fn(&Row) -> T,
-) -> Result<Vec<T>> {
-    Ok(client
-        .query(&statement.sql(schema), &[&id])
-        .with_context(|| format!("reading deployment {id} (sql/{})", statement.path))?
-        .iter()
-        .map(from)
-        .collect())
-}
-
-/// Reads everything about `id`. `events_limit` keeps only the last N events
-/// (the count of all is always read). Not found is exit 3.
-pub fn load(
-    client: &mut impl GenericClient,
-    schema: &Schema,
-    id: Uuid,
-    events_limit: Option<usize>,
-    mode: Mode,
-) -> Result<DeploymentSnapshot> {
-    let info = read_info(&client.query_one(diagnose::SERVER.text, &[])?);
-    let (deployment_sql, jobs_sql, instances_sql) = match mode {
-        Mode::Plain => (&diagnose::DEPLOYMENT, &diagnose::JOBS, &diagnose::INSTANCES),
-        Mode::Locked => (
-            &fail_safely::LOCK_DEPLOYMENT,
-            &fail_safely::LOCK_JOBS,
-            &fail_safely::LOCK_INSTANCES,
-        ),
-    };
-    let deployment = client
-        .query_opt(&deployment_sql.sql(schema), &[&id])
-        .with_context(|| format!("reading deployment {id}"))?
-        .map(|row| deployment_from(&row))
-        .ok_or_else(|| exit::not_found(format!("deployment {id} does not exist")))?;
-    let jobs = rows(client, schema, jobs_sql, id, job_from)?;
-    let instances = rows(client, schema, instances_sql, id, instance_from)?;
-    let (events, events_total) = events(client, schema, id, events_limit)?;
-    Ok(DeploymentSnapshot {
-        snapshot: info,
-        deployment,
-        events,
-        events_total,
-        jobs,
-        results: rows(client, schema, &diagnose::RESULTS, id, result_from)?,
-        source_snapshots: rows(client, schema, &diagnose::SOURCE_SNAPSHOTS, id, |row| {
-            SourceSnapshot {
-                id: row.get("id"),
-                verified_at: row.get("verified_at"),
-            }
-        })?,
-        release_artifacts: rows(client, schema, &diagnose::RELEASE_ARTIFACTS, id, |row| {
-            ReleaseArtifact {
-                id: row.get("id"),
-                image: row.get("image"),
-            }
-        })?,
-        instances,
-        allocations: rows(client, schema, &diagnose::ALLOCATIONS, id, allocation_from)?,
-        routes: rows(client, schema, &diagnose::ROUTES, id, |row| Route {
-            hostname: row.get("hostname"),
-            route_generation: row.get("route_generation"),
-            status: row.get("status"),
-        })?,
-        network_attachments: rows(client, schema, &diagnose::NETWORK_ATTACHMENTS, id, |row| {
-            NetworkAttachment {
-                id: row.get("id"),
-                segment: row.get("segment"),
-                node_id: row.get("node_id"),
-                created_at: row.get("created_at"),
-            }
-        })?,
-        nodes: rows(client, schema, &diagnose::NODES, id, node_from)?,
-    })
-}
-
-/// The last `limit` events (all without one), oldest first, and the count
-/// of all of them.
-fn events(
-    client: &mut impl GenericClient,
-    schema: &Schema,
-    id: Uuid,
-    limit: Option<usize>,
-) -> Result<(Vec<Event>, i64)> {
-    let limit = limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-    let mut events: Vec<Event> = client
-        .query(&diagnose::EVENTS.sql(schema), &[&id, &limit])
-        .with_context(|| format!("reading the events of deployment {id}"))?
-        .iter()
-        .map(|row| Event {
-            sequence: row.get("sequence"),
-            id: row.get("id"),
-            kind: row.get("kind"),
-            occurred_at: row.get("occurred_at"),
-            payload: row.get("payload"),
-        })
-        .collect();
-    events.reverse();
-    let total = match limit {
-        None => events.len() as i64,
-        Some(_) => client
-            .query_one(&diagnose::EVENTS_TOTAL.sql(schema), &[&id])
-            .with_context(|| format!("counting the events of deployment {id}"))?
-            .get(0),
-    };
-    Ok((events, total))
-}
-
-/// The server row (`sql/diagnose/00_server.sql`): the read's instant, and
-/// whether a standby answered (its replay lag in whole seconds).
-pub fn read_info(row: &Row) -> ReadInfo {
-    ReadInfo {
-        at: row.get("at"),
-        in_recovery: row.get("in_recovery"),
-        replay_lag_seconds: row
-            .get::<_, Option<f64>>("replay_lag_seconds")
-            .map(|lag| lag.max(0.0).floor() as i64),
-        server_version: row.get("server_version"),
-        isolation: row.get("isolation"),
-        read_only: row.get("read_only"),
-    }
-}
-
-fn deployment_from(row: &Row) -> Deployment {
-    Deployment {
-        id: row.get("id"),
-        org_id: row.get("org_id"),
-        status: row.get("status"),
-        created_at: row.get("created_at"),
-        updated_at: row.get("updated_at"),
-    }
-}
-
-fn job_from(row: &Row) -> Job {
-    Job {
-        id: row.get("id"),
-        kind: row.get("kind"),
-        status: row.get("status"),
-        target_node_id: row.get("target_node_id"),
-        attempt: row.get("attempt"),
-        max_attempts: row.get("max_attempts"),
-        available_at: row.get("available_at"),
-        lease_expires_at: row.get("lease_expires_at"),
-        last_error: row.get("last_error"),
-        has_lease_token: row.get("has_lease_token"),
-        created_at: row.get("created_at"),
-        updated_at: row.get("updated_at"),
-    }
-}
-
-fn instance_from(row: &Row) -> Instance {
-    Instance {
-        id: row.get("id"),
-        role_name: row.get("role_name"),
-        status: row.get("status"),
-        active_node_id: row.get("active_node_id"),
-        generation: row.get("generation"),
-    }
-}
-
-fn result_from(row: &Row) -> JobResult {
-    JobResult {
-        id: row.get("id"),
-        job_id: row.get("job_id"),
-        reported_at: row.get("reported_at"),
-        kind: row.get("kind"),
-        node_id: row.get("node_id"),
-        attempt: row.get("attempt"),
-        outcome: row.get("outcome"),
-        output: row.get("output"),
-    }
-}
-
-fn allocation_from(row: &Row) -> Allocation {
-    Allocation {
-        id: row.get("id"),
-        node_id: row.get("node_id"),
-        resource_kind: row.get("resource_kind"),
-        resource_id: row.get("resource_id"),
-        status: row.get("status"),
-        created_at: row.get("created_at"),
-        released_at: row.get("released_at"),
-    }
-}
-
-/// A `fleet_nodes` row (the columns of `sql/diagnose/12_nodes.sql`, which
-/// `sql/fleet/list.sql` also returns).
-pub fn node_from(row: &Row) -> Node {
-    Node {
-        id: row.get("id"),
-        name: row.get("name"),
-        pool: row.get("pool"),
-        status: row.get("status"),
-        schedulable: row.get("schedulable"),
-        slots: row.get("slots"),
-        last_seen_at: row.get("last_seen_at"),
-        heartbeat_age_seconds: row.get("heartbeat_age_seconds"),
-    }
-}
-
-/// Reads one deployment in one read-only snapshot (id or prefix).
+/// Reads one deployment (id or prefix) in one read-only snapshot: one
+/// statement, one round trip after connecting when the session allows
+/// (`session::read_in_one_statement`). `events_limit` keeps only the last
+/// N events (the count of all is always read). Not found is exit 3, an
+/// ambiguous prefix exit 2.
 pub fn read(
-    client: &mut postgres::Client,
+    client: &mut Client,
     schema: &Schema,
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
-    let mut tx = super::session::read_only(client)?;
-    let id = super::resolve::resolve(&mut tx, schema, deployment)?;
-    let snapshot = load(&mut tx, schema, id, events_limit, Mode::Plain)
-        .with_context(|| format!("diagnosing deployment {id}"))?;
-    // Nothing was written; ending the transaction either way is the same.
-    tx.rollback()?;
-    Ok(snapshot)
+    let (low, high, prefix) = resolve::range(deployment)?;
+    let limit = limit(events_limit);
+    let row = session::read_in_one_statement(
+        client,
+        &mut session::OneRow {
+            schema,
+            statement: &diagnose::SNAPSHOT,
+            values: &[&low, &high, &limit],
+        },
+    )
+    .map_err(|err| match err.downcast::<postgres::Error>() {
+        Ok(pg) => resolve::missing_table(pg, schema),
+        Err(other) => other,
+    })?;
+    let candidates: Vec<Uuid> = row
+        .try_get("candidates")
+        .context("reading the candidates")?;
+    let id = resolve::choose(&candidates, low, prefix.as_deref())?;
+    from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))
+}
+
+/// Reads everything about `id` inside the caller's transaction after
+/// locking, in this order, the deployment, its jobs and its instances
+/// `FOR UPDATE`. Not found is exit 3.
+pub fn load_locked(
+    client: &mut impl GenericClient,
+    schema: &Schema,
+    id: Uuid,
+    events_limit: Option<usize>,
+) -> Result<DeploymentSnapshot> {
+    let locked = fail_safely::LOCK_DEPLOYMENT
+        .query(client, schema, &[&id])
+        .with_context(|| format!("locking deployment {id}"))?;
+    if locked.is_empty() {
+        return Err(exit::not_found(format!("deployment {id} does not exist")));
+    }
+    fail_safely::LOCK_JOBS
+        .query(client, schema, &[&id])
+        .with_context(|| format!("locking the jobs of deployment {id}"))?;
+    fail_safely::LOCK_INSTANCES
+        .query(client, schema, &[&id])
+        .with_context(|| format!("locking the instances of deployment {id}"))?;
+    let limit = limit(events_limit);
+    let row = diagnose::SNAPSHOT
+        .query(client, schema, &[&id, &id, &limit])
+        .with_context(|| format!("reading deployment {id}"))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow!("sql/diagnose/snapshot.sql returned no row"))?;
+    from_row(&row, limit).with_context(|| format!("reading deployment {id}"))
+}
+
+fn limit(events_limit: Option<usize>) -> Option<i64> {
+    events_limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// The sections of `sql/diagnose/snapshot.sql`: each a JSON column
+/// `<section>_rows`.
+const SECTIONS: &[&str] = &[
+    "deployment",
+    "events",
+    "jobs",
+    "results",
+    "source_snapshots",
+    "release_artifacts",
+    "instances",
+    "allocations",
+    "routes",
+    "network_attachments",
+    "nodes",
+];
+
+/// The snapshot in the row of `sql/diagnose/snapshot.sql`.
+fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
+    let sections: Vec<(&str, Option<serde_json::Value>)> = SECTIONS
+        .iter()
+        .map(|name| Ok((*name, row.col(&format!("{name}_rows"))?)))
+        .collect::<Result<_>>()?;
+    let section = |name: &str| -> Result<Option<&serde_json::Value>> {
+        Ok(sections
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v.as_ref()))
+    };
+    let deployment = json_rows(section("deployment")?, deployment_from)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow!("the deployment row is missing"))?;
+    let events = json_rows(section("events")?, |row| {
+        Ok(Event {
+            sequence: row.col("sequence")?,
+            id: row.col("id")?,
+            kind: row.col("kind")?,
+            occurred_at: row.col("occurred_at")?,
+            payload: row.col("payload")?,
+        })
+    })?;
+    let events_total = match limit {
+        None => events.len() as i64,
+        Some(_) => row.col("events_total")?,
+    };
+    Ok(DeploymentSnapshot {
+        snapshot: read_info(row)?,
+        deployment,
+        events,
+        events_total,
+        jobs: json_rows(section("jobs")?, job_from)?,
+        results: json_rows(section("results")?, result_from)?,
+        source_snapshots: json_rows(section("source_snapshots")?, |row| {
+            Ok(SourceSnapshot {
+                id: row.col("id")?,
+                verified_at: row.col("verified_at")?,
+            })
+        })?,
+        release_artifacts: json_rows(section("release_artifacts")?, |row| {
+            Ok(ReleaseArtifact {
+                id: row.col("id")?,
+                image: row.col("image")?,
+            })
+        })?,
+        instances: json_rows(section("instances")?, instance_from)?,
+        allocations: json_rows(section("allocations")?, allocation_from)?,
+        routes: json_rows(section("routes")?, |row| {
+            Ok(Route {
+                hostname: row.col("hostname")?,
+                route_generation: row.col("route_generation")?,
+                status: row.col("status")?,
+            })
+        })?,
+        network_attachments: json_rows(section("network_attachments")?, |row| {
+            Ok(NetworkAttachment {
+                id: row.col("id")?,
+                segment: row.col("segment")?,
+                node_id: row.col("node_id")?,
+                created_at: row.col("created_at")?,
+            })
+        })?,
+        nodes: json_rows(section("nodes")?, node_from)?,
+    })
+}
+
+/// The server columns every one-statement read returns (e.g.
+/// `sql/diagnose/snapshot.sql`): the read's instant, and whether a standby
+/// answered (its replay lag in whole seconds).
+pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
+    Ok(ReadInfo {
+        at: row.col("at")?,
+        in_recovery: row.col("in_recovery")?,
+        replay_lag_seconds: row
+            .col::<Option<f64>>("replay_lag_seconds")?
+            .map(|lag| lag.max(0.0).floor() as i64),
+        server_version: row.col("server_version")?,
+        isolation: row.col("isolation")?,
+        read_only: row.col("read_only")?,
+    })
+}
+
+fn deployment_from(row: &impl Columns) -> Result<Deployment> {
+    Ok(Deployment {
+        id: row.col("id")?,
+        org_id: row.col("org_id")?,
+        status: row.col("status")?,
+        created_at: row.col("created_at")?,
+        updated_at: row.col("updated_at")?,
+    })
+}
+
+fn job_from(row: &impl Columns) -> Result<Job> {
+    Ok(Job {
+        id: row.col("id")?,
+        kind: row.col("kind")?,
+        status: row.col("status")?,
+        target_node_id: row.col("target_node_id")?,
+        attempt: row.col("attempt")?,
+        max_attempts: row.col("max_attempts")?,
+        available_at: row.col("available_at")?,
+        lease_expires_at: row.col("lease_expires_at")?,
+        last_error: row.col("last_error")?,
+        has_lease_token: row.col("has_lease_token")?,
+        created_at: row.col("created_at")?,
+        updated_at: row.col("updated_at")?,
+    })
+}
+
+fn instance_from(row: &impl Columns) -> Result<Instance> {
+    Ok(Instance {
+        id: row.col("id")?,
+        role_name: row.col("role_name")?,
+        status: row.col("status")?,
+        active_node_id: row.col("active_node_id")?,
+        generation: row.col("generation")?,
+    })
+}
+
+fn result_from(row: &impl Columns) -> Result<JobResult> {
+    Ok(JobResult {
+        id: row.col("id")?,
+        job_id: row.col("job_id")?,
+        reported_at: row.col("reported_at")?,
+        kind: row.col("kind")?,
+        node_id: row.col("node_id")?,
+        attempt: row.col("attempt")?,
+        outcome: row.col("outcome")?,
+        output: row.col("output")?,
+    })
+}
+
+fn allocation_from(row: &impl Columns) -> Result<Allocation> {
+    Ok(Allocation {
+        id: row.col("id")?,
+        node_id: row.col("node_id")?,
+        resource_kind: row.col("resource_kind")?,
+        resource_id: row.col("resource_id")?,
+        status: row.col("status")?,
+        created_at: row.col("created_at")?,
+        released_at: row.col("released_at")?,
+    })
+}
+
+/// A `fleet_nodes` row (the columns of the nodes in `sql/diagnose/snapshot.sql`, which
+/// `sql/fleet/list.sql` also returns).
+pub fn node_from(row: &impl Columns) -> Result<Node> {
+    Ok(Node {
+        id: row.col("id")?,
+        name: row.col("name")?,
+        pool: row.col("pool")?,
+        status: row.col("status")?,
+        schedulable: row.col("schedulable")?,
+        slots: row.col("slots")?,
+        last_seen_at: row.col("last_seen_at")?,
+        heartbeat_age_seconds: row.col("heartbeat_age_seconds")?,
+    })
 }

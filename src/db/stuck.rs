@@ -4,11 +4,12 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
-use postgres::{Client, Row};
+use anyhow::Result;
+use postgres::Client;
 use uuid::Uuid;
 
-use super::session::with_snapshot;
+use super::columns::{Columns, json_rows};
+use super::session::{self, OneRow};
 use super::snapshot::read_info;
 use super::sql::{self, Schema};
 use crate::decide::scan;
@@ -25,92 +26,89 @@ pub struct StuckThresholds {
     pub grace: Duration,
 }
 
-fn stuck_deployment(row: &Row) -> StuckDeployment {
-    let id: Uuid = row.get("id");
-    let status: DeploymentStatus = row.get("status");
-    let dispatched: bool = row.get("dispatched");
+fn stuck_deployment(row: &impl Columns) -> Result<StuckDeployment> {
+    let id: Uuid = row.col("id")?;
+    let status: DeploymentStatus = row.col("status")?;
+    let dispatched: bool = row.col("dispatched")?;
     let advice = scan::for_stuck_deployment(id, &status, dispatched);
-    StuckDeployment {
+    Ok(StuckDeployment {
         region: None,
         deployment_id: id,
-        org_id: row.get("org_id"),
+        org_id: row.col("org_id")?,
         status,
-        created_at: row.get("created_at"),
-        stuck_for_seconds: row.get("stuck_for_seconds"),
-        last_event_at: row.get("last_event_at"),
-        last_event_kind: row.get("last_event_kind"),
-        nodes: row.get("nodes"),
-        pools: row.get("pools"),
+        created_at: row.col("created_at")?,
+        stuck_for_seconds: row.col("stuck_for_seconds")?,
+        last_event_at: row.col("last_event_at")?,
+        last_event_kind: row.col("last_event_kind")?,
+        nodes: row.col("nodes")?,
+        pools: row.col("pools")?,
         dispatched,
         path: advice.path,
         responsible: advice.responsible,
         next_command: advice.next_command,
         next_step: advice.next_step,
-    }
+    })
 }
 
-fn orphaned_lease(row: &Row) -> OrphanedLease {
-    let deployment: Uuid = row.get("deployment_id");
-    let status: DeploymentStatus = row.get("deployment_status");
-    let dispatched: bool = row.get("dispatched");
+fn orphaned_lease(row: &impl Columns) -> Result<OrphanedLease> {
+    let deployment: Uuid = row.col("deployment_id")?;
+    let status: DeploymentStatus = row.col("deployment_status")?;
+    let dispatched: bool = row.col("dispatched")?;
     let advice = scan::for_orphaned_lease(deployment, &status, dispatched);
-    OrphanedLease {
+    Ok(OrphanedLease {
         region: None,
-        job_id: row.get("job_id"),
+        job_id: row.col("job_id")?,
         deployment_id: deployment,
-        org_id: row.get("org_id"),
+        org_id: row.col("org_id")?,
         deployment_status: status,
-        kind: row.get("kind"),
-        attempt: row.get("attempt"),
-        max_attempts: row.get("max_attempts"),
-        node_id: row.get("node_id"),
-        node_name: row.get("node_name"),
-        node_status: row.get("node_status"),
-        node_pool: row.get("node_pool"),
-        node_heartbeat_age_seconds: row.get("node_heartbeat_age_seconds"),
-        lease_expires_at: row.get("lease_expires_at"),
-        expired_for_seconds: row.get("expired_for_seconds"),
+        kind: row.col("kind")?,
+        attempt: row.col("attempt")?,
+        max_attempts: row.col("max_attempts")?,
+        node_id: row.col("node_id")?,
+        node_name: row.col("node_name")?,
+        node_status: row.col("node_status")?,
+        node_pool: row.col("node_pool")?,
+        node_heartbeat_age_seconds: row.col("node_heartbeat_age_seconds")?,
+        lease_expires_at: row.col("lease_expires_at")?,
+        expired_for_seconds: row.col("expired_for_seconds")?,
         dispatched,
         path: advice.path,
         responsible: advice.responsible,
         next_command: advice.next_command,
         next_step: advice.next_step,
-    }
+    })
 }
 
-/// Both scans in one READ ONLY REPEATABLE READ transaction: one instant.
+/// Both scans in one statement, read-only: one instant, one round trip
+/// after connecting (`session::read_in_one_statement`).
 pub fn scan(
     client: &mut Client,
     schema: &Schema,
     thresholds: StuckThresholds,
 ) -> Result<StuckReport> {
-    with_snapshot(client, |tx, at| {
-        let deployments = tx
-            .query(
-                &sql::stuck::DEPLOYMENTS.sql(schema),
-                &[&millis(thresholds.stuck_after)],
-            )
-            .context("scanning for stuck deployments (sql/stuck/deployments.sql)")?;
-        let leases = tx
-            .query(
-                &sql::stuck::LEASES.sql(schema),
-                &[&millis(thresholds.grace)],
-            )
-            .context("scanning for orphaned leases (sql/stuck/leases.sql)")?;
-        let server = read_info(&tx.query_one(sql::diagnose::SERVER.text, &[])?);
-        Ok(StuckReport {
-            regions: None,
-            deployments_stuck: deployments.iter().map(stuck_deployment).collect(),
-            leases_orphaned: leases.iter().map(orphaned_lease).collect(),
-            snapshot: StuckScanInfo {
-                at,
-                in_recovery: server.in_recovery,
-                replay_lag_seconds: server.replay_lag_seconds,
-                stuck_after_seconds: thresholds.stuck_after.as_secs(),
-                grace_seconds: thresholds.grace.as_secs(),
-            },
-            groups: None,
-            left_out: None,
-        })
+    let row = session::read_in_one_statement(
+        client,
+        &mut OneRow {
+            schema,
+            statement: &sql::stuck::SCAN,
+            values: &[&millis(thresholds.stuck_after), &millis(thresholds.grace)],
+        },
+    )?;
+    let server = read_info(&row)?;
+    let deployments: Option<serde_json::Value> = row.col("stuck_rows")?;
+    let leases: Option<serde_json::Value> = row.col("orphaned_rows")?;
+    Ok(StuckReport {
+        regions: None,
+        deployments_stuck: json_rows(deployments.as_ref(), stuck_deployment)?,
+        leases_orphaned: json_rows(leases.as_ref(), orphaned_lease)?,
+        snapshot: StuckScanInfo {
+            at: server.at,
+            in_recovery: server.in_recovery,
+            replay_lag_seconds: server.replay_lag_seconds,
+            stuck_after_seconds: thresholds.stuck_after.as_secs(),
+            grace_seconds: thresholds.grace.as_secs(),
+        },
+        groups: None,
+        left_out: None,
     })
 }

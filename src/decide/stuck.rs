@@ -3,7 +3,7 @@
 //! deploying) with no event for `stuck_after` (or, without any event,
 //! created that long ago). `job_lease_orphaned`: a job still leased whose
 //! lease expired more than `lease_grace` ago. The same rules as
-//! `sql/stuck/deployments.sql` and `sql/stuck/leases.sql`.
+//! `sql/stuck/scan.sql`.
 
 use serde::Serialize;
 

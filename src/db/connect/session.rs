@@ -13,6 +13,11 @@ use super::attempt::Outcome;
 use super::hosts::HostSpec;
 use super::{APPLICATION_NAME, Reached, SessionAttrs, Settings};
 
+/// The startup options of a reading session (a backslash keeps the space
+/// in the value).
+const READ_ONLY_DEFAULTS: &str =
+    " -c default_transaction_read_only=on -c default_transaction_isolation=repeatable\\ read";
+
 impl Settings {
     /// The `-c` options every session starts with: `statement_timeout`,
     /// `lock_timeout` and `idle_in_transaction_session_timeout`, and the
@@ -44,9 +49,31 @@ impl Settings {
             .map(|(client, _)| client)
     }
 
+    /// A session for commands that only read: [`Settings::connect`] whose
+    /// transactions are `REPEATABLE READ READ ONLY` by default, so a read
+    /// that is one statement needs no BEGIN and no COMMIT, one round trip
+    /// in all (`db::session::read_in_one_statement` checks that the
+    /// defaults took). Not with `target_session_attrs=read-write` or
+    /// `read-only`: libpq decides those by `transaction_read_only`, which
+    /// these defaults would change; such sessions read in an explicit
+    /// transaction instead.
+    pub fn connect_for_reading(&self, lock_timeout: Duration) -> Result<Client> {
+        let mut options = self.session_options(lock_timeout);
+        if !matches!(
+            self.session_attrs,
+            SessionAttrs::ReadWrite | SessionAttrs::ReadOnly
+        ) {
+            options.push_str(READ_ONLY_DEFAULTS);
+        }
+        self.connect_with(&options).map(|(client, _)| client)
+    }
+
     /// [`Settings::connect`], and the server it really reached.
     pub fn connect_reporting(&self, lock_timeout: Duration) -> Result<(Client, Reached)> {
-        let options = self.session_options(lock_timeout);
+        self.connect_with(&self.session_options(lock_timeout))
+    }
+
+    fn connect_with(&self, options: &str) -> Result<(Client, Reached)> {
         let passes = match self.session_attrs {
             // libpq: standbys first, then anything.
             SessionAttrs::PreferStandby => vec![SessionAttrs::Standby, SessionAttrs::Any],
@@ -55,7 +82,7 @@ impl Settings {
         let mut failures = Vec::new();
         for want in &passes {
             for host in &self.hosts {
-                match self.try_host(host, *want, &options, &mut failures) {
+                match self.try_host(host, *want, options, &mut failures) {
                     Outcome::Connected(client, reached) => return Ok((*client, reached)),
                     Outcome::Stop(why) => {
                         failures.push(why);

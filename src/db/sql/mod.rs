@@ -1,6 +1,6 @@
 //! The SQL registry: every statement the tool runs is a file under `sql/`,
 //! embedded here and nowhere else. The modules mirror the `sql/` tree, so
-//! `sql::diagnose::JOBS` is `sql/diagnose/04_jobs.sql`. [`ALL`] lists every
+//! `sql::diagnose::SNAPSHOT` is `sql/diagnose/snapshot.sql`. [`ALL`] lists every
 //! one of them: the EXPLAIN check walks it, and a test fails when a file
 //! under `sql/` is missing from it.
 //!
@@ -91,7 +91,7 @@ impl std::fmt::Display for Schema {
 /// One file under `sql/`.
 #[derive(Debug, Clone, Copy)]
 pub struct Statement {
-    /// The path under `sql/`, e.g. `diagnose/04_jobs.sql`.
+    /// The path under `sql/`, e.g. `diagnose/snapshot.sql`.
     pub path: &'static str,
     /// The file as written. Statements that name tables hold
     /// [`SCHEMA_PLACEHOLDER`]: run [`Statement::sql`], never this.
@@ -106,6 +106,31 @@ impl Statement {
     /// `schema`: the placeholder replaced by the quoted schema name.
     pub fn sql(&self, schema: &Schema) -> String {
         self.text.replace(SCHEMA_PLACEHOLDER, &schema.quoted())
+    }
+
+    /// Runs the statement in ONE round trip: parse, bind and execute go
+    /// out together with the declared parameter types, where a prepared
+    /// query would first ask the server for them. (Every round trip is a
+    /// network latency an operator on a far bastion host waits for.)
+    pub fn query(
+        &self,
+        client: &mut impl postgres::GenericClient,
+        schema: &Schema,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        assert_eq!(
+            values.len(),
+            self.params.len(),
+            "sql/{} takes {} parameters",
+            self.path,
+            self.params.len()
+        );
+        let typed: Vec<(&(dyn postgres::types::ToSql + Sync), postgres::types::Type)> = values
+            .iter()
+            .zip(self.params)
+            .map(|(value, param)| (*value, param.pg_type()))
+            .collect();
+        client.query_typed(&self.sql(schema), &typed)
     }
 }
 
@@ -141,6 +166,24 @@ pub enum Param {
     OptTimestamptz,
     /// A `jsonb` value.
     Json,
+}
+
+impl Param {
+    /// The parameter's type as the server knows it: sent with the statement
+    /// ([`Statement::query`]), so the server needs no round trip to tell us.
+    pub fn pg_type(self) -> postgres::types::Type {
+        use postgres::types::Type;
+        match self {
+            Param::Uuid | Param::OptUuid => Type::UUID,
+            Param::UuidArray => Type::UUID_ARRAY,
+            Param::Text | Param::OptText => Type::TEXT,
+            Param::Bool | Param::OptBool => Type::BOOL,
+            Param::Int4 => Type::INT4,
+            Param::Int8 | Param::OptInt8 => Type::INT8,
+            Param::Timestamptz | Param::OptTimestamptz => Type::TIMESTAMPTZ,
+            Param::Json => Type::JSONB,
+        }
+    }
 }
 
 /// Declares one file of the registry: `file!(KIND "path" [params])`.
@@ -185,25 +228,13 @@ pub mod session {
     pub const SET_LOCAL_ROLE: Statement = file!(Query "session/set_local_role.sql" [Text]);
 }
 
-/// The runbook's Diagnosis, one file per section (all take the deployment id).
+/// The runbook's Diagnosis: all eleven queries as one statement (one round
+/// trip, one snapshot).
 pub mod diagnose {
     use super::*;
-    pub const SERVER: Statement = file!(Query "diagnose/00_server.sql" []);
-    pub const DEPLOYMENT: Statement = file!(Query "diagnose/01_deployment.sql" [Uuid]);
-    /// $2: keep only the last N events (NULL: all).
-    pub const EVENTS: Statement = file!(Query "diagnose/02_events.sql" [Uuid, OptInt8]);
-    pub const EVENTS_TOTAL: Statement = file!(Query "diagnose/03_events_total.sql" [Uuid]);
-    pub const JOBS: Statement = file!(Query "diagnose/04_jobs.sql" [Uuid]);
-    pub const RESULTS: Statement = file!(Query "diagnose/05_results.sql" [Uuid]);
-    pub const SOURCE_SNAPSHOTS: Statement = file!(Query "diagnose/06_source_snapshots.sql" [Uuid]);
-    pub const RELEASE_ARTIFACTS: Statement =
-        file!(Query "diagnose/07_release_artifacts.sql" [Uuid]);
-    pub const INSTANCES: Statement = file!(Query "diagnose/08_instances.sql" [Uuid]);
-    pub const ALLOCATIONS: Statement = file!(Query "diagnose/09_allocations.sql" [Uuid]);
-    pub const ROUTES: Statement = file!(Query "diagnose/10_routes.sql" [Uuid]);
-    pub const NETWORK_ATTACHMENTS: Statement =
-        file!(Query "diagnose/11_network_attachments.sql" [Uuid]);
-    pub const NODES: Statement = file!(Query "diagnose/12_nodes.sql" [Uuid]);
+    /// $1, $2: the id range of the id or prefix; $3: the last N events
+    /// (NULL: all).
+    pub const SNAPSHOT: Statement = file!(Query "diagnose/snapshot.sql" [Uuid, Uuid, OptInt8]);
 }
 
 /// The guarded transition of `fail-safely` (SPEC steps 1-6).
@@ -246,10 +277,9 @@ pub mod fleet {
 /// `stuck`: the two alerts.
 pub mod stuck {
     use super::*;
-    /// $1 no event for this long (ms).
-    pub const DEPLOYMENTS: Statement = file!(Query "stuck/deployments.sql" [Int8]);
-    /// $1 expired longer ago than this (ms).
-    pub const LEASES: Statement = file!(Query "stuck/leases.sql" [Int8]);
+    /// Both alerts in one statement: $1 no event for this long (ms), $2
+    /// lease expired longer ago than this (ms).
+    pub const SCAN: Statement = file!(Query "stuck/scan.sql" [Int8, Int8]);
 }
 
 /// `history`: the operators' actions.
@@ -332,19 +362,7 @@ pub const ALL: &[&Statement] = &[
     &session::PRIMARY_CONNINFO,
     &session::SET_LOCAL_LOCK_TIMEOUT,
     &session::SET_LOCAL_ROLE,
-    &diagnose::SERVER,
-    &diagnose::DEPLOYMENT,
-    &diagnose::EVENTS,
-    &diagnose::EVENTS_TOTAL,
-    &diagnose::JOBS,
-    &diagnose::RESULTS,
-    &diagnose::SOURCE_SNAPSHOTS,
-    &diagnose::RELEASE_ARTIFACTS,
-    &diagnose::INSTANCES,
-    &diagnose::ALLOCATIONS,
-    &diagnose::ROUTES,
-    &diagnose::NETWORK_ATTACHMENTS,
-    &diagnose::NODES,
+    &diagnose::SNAPSHOT,
     &fail_safely::GUARD_COUNTERS,
     &fail_safely::LOCK_DEPLOYMENT,
     &fail_safely::LOCK_JOBS,
@@ -362,8 +380,7 @@ pub const ALL: &[&Statement] = &[
     &fail_safely::GUARD_LOCKS,
     &fail_safely::REREAD,
     &fleet::LIST,
-    &stuck::DEPLOYMENTS,
-    &stuck::LEASES,
+    &stuck::SCAN,
     &history::OPERATOR_ACTIONS,
     &schema_check::TABLE_OID,
     &schema_check::COLUMNS,

@@ -122,9 +122,15 @@ fn tokens(code: &str) -> Vec<String> {
 fn unqualified(text: &str) -> Vec<String> {
     let tokens = tokens(&code_of(text));
     let upper: Vec<String> = tokens.iter().map(|t| t.to_ascii_uppercase()).collect();
-    // Names a WITH clause defines: `WITH [RECURSIVE] a AS (`, `, b AS (`.
+    // Names a WITH clause defines: `WITH [RECURSIVE] a AS [[NOT] MATERIALIZED] (`,
+    // `, b AS (`.
     let ctes: Vec<&str> = (1..tokens.len())
-        .filter(|&i| upper[i] == "AS" && tokens.get(i + 1).is_some_and(|t| t == "("))
+        .filter(|&i| {
+            upper[i] == "AS"
+                && (tokens.get(i + 1).is_some_and(|t| t == "(")
+                    || upper.get(i + 1).is_some_and(|t| t == "MATERIALIZED")
+                    || upper.get(i + 1).is_some_and(|t| t == "NOT"))
+        })
         .filter(|&i| {
             i >= 2
                 && (upper[i - 2] == "WITH" || upper[i - 2] == "RECURSIVE" || tokens[i - 2] == ",")
@@ -226,14 +232,14 @@ fn the_qualification_check_bites() {
 fn statements_render_for_a_schema() {
     let ops = Schema::parse("Ops \"x\"").unwrap();
     assert_eq!(ops.quoted(), "\"Ops \"\"x\"\"\"");
-    let rendered = diagnose::JOBS.sql(&ops);
+    let rendered = diagnose::SNAPSHOT.sql(&ops);
     assert!(
         rendered.contains("FROM \"Ops \"\"x\"\"\".jobs"),
         "{rendered}"
     );
     assert!(!rendered.contains(SCHEMA_PLACEHOLDER));
     assert!(
-        diagnose::JOBS
+        diagnose::SNAPSHOT
             .sql(&Schema::public())
             .contains("\"public\".jobs")
     );

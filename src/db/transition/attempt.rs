@@ -11,7 +11,7 @@ use super::guard::{guard, read_counters, write_set};
 use super::write::{reread, write};
 use super::{Outcome, Request, refuse_on_standby, replay};
 use crate::db::schema_check::{self, SchemaReport};
-use crate::db::snapshot::{self, Mode};
+use crate::db::snapshot;
 use crate::db::{resolve, session, sql};
 use crate::decide::guard::WriteSet;
 use crate::decide::input::{default_key, key_lock};
@@ -38,7 +38,7 @@ pub fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
     let write_set = check_database(&mut tx, request, id)?;
 
     // Step 1: lock the deployment row, then its jobs and instances.
-    let snapshot = snapshot::load(&mut tx, schema, id, Some(1), Mode::Locked)?;
+    let snapshot = snapshot::load_locked(&mut tx, schema, id, Some(1))?;
 
     // Step 6: a replay finds the event it wrote and writes nothing.
     if let Some(row) = tx.query_opt(&sql::fail_safely::FIND_IDEMPOTENCY_KEY.sql(schema), &[&key])? {

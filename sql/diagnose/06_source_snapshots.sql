@@ -1,2 +1,0 @@
--- 4. Source.
-SELECT id, verified_at FROM :"schema".source_snapshots WHERE deployment_id = $1 ORDER BY id

@@ -1,0 +1,103 @@
+-- diagnose: everything the runbook's eleven queries read about one
+-- deployment, in ONE statement, so it costs one round trip and sees one
+-- snapshot (a statement never sees a change that commits while it runs).
+-- fail-safely runs it too, after locking the deployment, its jobs and its
+-- instances (sql/fail_safely/0[1-3]_lock_*.sql), to decide from.
+--
+-- $1, $2: the inclusive range of ids the operator's id or prefix covers
+-- (a full id: $1 = $2); $3: keep only the last N events (NULL: all).
+--
+-- Always one row. `candidates` lists up to 11 ids in the range; only when
+-- there is exactly one are the sections read (each a JSON array of rows,
+-- NULL when empty, in a column named <section>_rows), so an unknown or
+-- ambiguous id costs no more than the lookup. The session settings come
+-- back with the data: the caller refuses to use a read made without its
+-- pinned search_path, with JIT on, with triggers silenced, or outside a
+-- read-only transaction.
+--
+-- Each section is one of the runbook's queries on an index: the lookups by
+-- deployment_id use the indexes named in src/db/doctor/indexes.rs. The
+-- events come newest first from deployment_events_deployment_sequence (the
+-- last N without reading the rest), and are returned oldest first.
+WITH candidates AS (
+    SELECT id FROM :"schema".deployments WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT 11
+), target AS MATERIALIZED (
+    SELECT id FROM candidates WHERE (SELECT count(*) FROM candidates) = 1
+)
+SELECT pg_catalog.current_setting('search_path') AS search_path,
+       pg_catalog.current_setting('jit') AS jit,
+       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
+       now() AS at,
+       pg_is_in_recovery() AS in_recovery,
+       CASE WHEN pg_is_in_recovery()
+            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+       END AS replay_lag_seconds,
+       current_setting('server_version') AS server_version,
+       current_setting('transaction_isolation') AS isolation,
+       current_setting('transaction_read_only') = 'on' AS read_only,
+       coalesce((SELECT array_agg(id ORDER BY id) FROM candidates), '{}') AS candidates,
+       (SELECT json_agg(x)
+        FROM (SELECT id, org_id, status, created_at, updated_at
+              FROM :"schema".deployments
+              WHERE id = (SELECT id FROM target)) x) AS deployment_rows,
+       (SELECT json_agg(x ORDER BY x.sequence)
+        FROM (SELECT sequence, id, kind, occurred_at, payload - 'log' AS payload
+              FROM :"schema".deployment_events
+              WHERE deployment_id = (SELECT id FROM target)
+              ORDER BY sequence DESC
+              LIMIT $3) x) AS events_rows,
+       CASE WHEN $3 IS NOT NULL THEN
+           (SELECT count(*) FROM :"schema".deployment_events
+            WHERE deployment_id = (SELECT id FROM target))
+       END AS events_total,
+       (SELECT json_agg(x ORDER BY x.created_at, x.id)
+        FROM (SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
+                     lease_expires_at, payload ->> 'last_error' AS last_error,
+                     lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
+              FROM :"schema".jobs
+              WHERE deployment_id = (SELECT id FROM target)) x) AS jobs_rows,
+       (SELECT json_agg(x ORDER BY x.reported_at, x.id)
+        FROM (SELECT r.id, r.job_id, r.reported_at, j.kind, r.node_id, r.attempt, r.outcome,
+                     r.output - 'log' AS output
+              FROM :"schema".agent_job_results r
+              JOIN :"schema".jobs j ON j.id = r.job_id
+              WHERE j.deployment_id = (SELECT id FROM target)) x) AS results_rows,
+       (SELECT json_agg(x ORDER BY x.id)
+        FROM (SELECT id, verified_at FROM :"schema".source_snapshots
+              WHERE deployment_id = (SELECT id FROM target)) x) AS source_snapshots_rows,
+       (SELECT json_agg(x ORDER BY x.id)
+        FROM (SELECT id, image FROM :"schema".release_artifacts
+              WHERE deployment_id = (SELECT id FROM target)) x) AS release_artifacts_rows,
+       (SELECT json_agg(x ORDER BY x.role_name, x.id)
+        FROM (SELECT id, role_name, status, active_node_id, generation
+              FROM :"schema".application_instances
+              WHERE deployment_id = (SELECT id FROM target)) x) AS instances_rows,
+       (SELECT json_agg(x ORDER BY x.created_at, x.id)
+        FROM (SELECT a.id, a.node_id, a.resource_kind, a.resource_id, a.status,
+                     a.created_at, a.released_at
+              FROM :"schema".fleet_allocations a
+              JOIN :"schema".application_instances i ON i.id = a.resource_id
+              WHERE i.deployment_id = (SELECT id FROM target)
+                AND a.resource_kind = 'application_instance') x) AS allocations_rows,
+       (SELECT json_agg(x ORDER BY x.hostname, x.route_generation)
+        FROM (SELECT hostname, route_generation, status
+              FROM :"schema".ingress_analytics_routes
+              WHERE deployment_id = (SELECT id FROM target)) x) AS routes_rows,
+       (SELECT json_agg(x ORDER BY x.created_at, x.id)
+        FROM (SELECT id, segment, node_id, created_at
+              FROM :"schema".network_attachments
+              WHERE deployment_id = (SELECT id FROM target)) x) AS network_attachments_rows,
+       (SELECT json_agg(x ORDER BY x.pool, x.name)
+        FROM (SELECT id, name, pool, status, schedulable, slots, last_seen_at,
+                     floor(extract(epoch FROM now() - last_seen_at))::bigint AS heartbeat_age_seconds
+              FROM :"schema".fleet_nodes
+              WHERE id IN (SELECT target_node_id FROM :"schema".jobs
+                           WHERE deployment_id = (SELECT id FROM target)
+                           UNION SELECT active_node_id FROM :"schema".application_instances
+                                 WHERE deployment_id = (SELECT id FROM target)
+                           UNION SELECT a.node_id FROM :"schema".fleet_allocations a
+                                 JOIN :"schema".application_instances i ON i.id = a.resource_id
+                                 WHERE i.deployment_id = (SELECT id FROM target)
+                           UNION SELECT r.node_id FROM :"schema".agent_job_results r
+                                 JOIN :"schema".jobs j ON j.id = r.job_id
+                                 WHERE j.deployment_id = (SELECT id FROM target))) x) AS nodes_rows

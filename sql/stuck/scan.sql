@@ -1,0 +1,107 @@
+-- stuck: both alerts, fleet-wide, in ONE statement: one round trip, one
+-- snapshot (a statement never sees a change that commits while it runs).
+-- Always one row: the settings it ran with (the caller refuses a read made
+-- without its pinned search path, with JIT on, with triggers silenced, or
+-- outside a read-only transaction), the server, and each alert's rows as
+-- a JSON array (NULL when there are none).
+--
+-- $1 stuck after (milliseconds, bigint): deployment_stuck, in flight
+-- (queued, building, deploying) with no event for that long, or, without
+-- any event, created that long ago.
+-- $2 grace (milliseconds, bigint): job_lease_orphaned, a job still `leased`
+-- whose lease expired more than that long ago. Reclaiming a lease moves the
+-- job out of `leased` (or renews lease_expires_at), so such a job was not
+-- reclaimed.
+--
+-- The in-flight deployments come from the partial index
+-- deployments_in_flight (a small fraction of the table); the last event of
+-- each is one probe of deployment_events_deployment_sequence, backwards.
+-- Leased jobs by expiry come from the partial index jobs_leased_expiry.
+-- `dispatched` is SPEC's definition, exactly; the path is decided from it
+-- in Rust by verdict::decide_path, nowhere else. `nodes` names where a
+-- deployment waits: the targets of its unfinished jobs and the nodes of its
+-- instances; `pools` their pools.
+WITH stuck AS (
+    SELECT d.id,
+           d.org_id,
+           d.status,
+           d.created_at,
+           last.occurred_at AS last_event_at,
+           last.kind AS last_event_kind,
+           floor(extract(epoch FROM now() - coalesce(last.occurred_at, d.created_at)))::bigint AS stuck_for_seconds,
+           (EXISTS (SELECT 1 FROM :"schema".jobs j
+                    WHERE j.deployment_id = d.id
+                      AND (j.target_node_id IS NOT NULL
+                           OR j.lease_token IS NOT NULL
+                           OR j.lease_expires_at IS NOT NULL
+                           OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)))
+            OR EXISTS (SELECT 1 FROM :"schema".application_instances i
+                       WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched,
+           waits.nodes,
+           waits.pools
+    FROM :"schema".deployments d
+    LEFT JOIN LATERAL (
+        SELECT e.occurred_at, e.kind
+        FROM :"schema".deployment_events e
+        WHERE e.deployment_id = d.id
+        ORDER BY e.sequence DESC
+        LIMIT 1
+    ) last ON true
+    CROSS JOIN LATERAL (
+        SELECT coalesce(array_agg(DISTINCT n.name ORDER BY n.name), '{}') AS nodes,
+               coalesce(array_agg(DISTINCT n.pool ORDER BY n.pool), '{}') AS pools
+        FROM :"schema".fleet_nodes n
+        WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
+                       WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
+                         AND j.status IN ('queued', 'leased')
+                       UNION
+                       SELECT i.active_node_id FROM :"schema".application_instances i
+                       WHERE i.deployment_id = d.id AND i.status <> 'removed'
+                         AND i.active_node_id IS NOT NULL)
+    ) waits
+    WHERE d.status IN ('queued', 'building', 'deploying')
+      AND coalesce(last.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
+), orphaned AS (
+    SELECT j.id AS job_id,
+           j.deployment_id,
+           d.org_id,
+           d.status AS deployment_status,
+           j.kind,
+           j.attempt,
+           j.max_attempts,
+           j.target_node_id AS node_id,
+           n.name AS node_name,
+           n.status AS node_status,
+           n.pool AS node_pool,
+           floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
+           j.lease_expires_at,
+           floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
+           (EXISTS (SELECT 1 FROM :"schema".jobs o
+                    WHERE o.deployment_id = d.id
+                      AND (o.target_node_id IS NOT NULL
+                           OR o.lease_token IS NOT NULL
+                           OR o.lease_expires_at IS NOT NULL
+                           OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = o.id)))
+            OR EXISTS (SELECT 1 FROM :"schema".application_instances i
+                       WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched
+    FROM :"schema".jobs j
+    JOIN :"schema".deployments d ON d.id = j.deployment_id
+    LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
+    WHERE j.status = 'leased'
+      AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond'
+)
+SELECT pg_catalog.current_setting('search_path') AS search_path,
+       pg_catalog.current_setting('jit') AS jit,
+       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
+       now() AS at,
+       pg_is_in_recovery() AS in_recovery,
+       CASE WHEN pg_is_in_recovery()
+            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+       END AS replay_lag_seconds,
+       current_setting('server_version') AS server_version,
+       current_setting('transaction_isolation') AS isolation,
+       current_setting('transaction_read_only') = 'on' AS read_only,
+       (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
+        FROM stuck s) AS stuck_rows,
+       (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)
+        FROM orphaned o) AS orphaned_rows
