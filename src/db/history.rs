@@ -84,9 +84,10 @@ pub fn list(
     with_snapshot(client, |tx, now| {
         // One row more than asked: whether the list was cut.
         let fetch = i64::try_from(limit).unwrap_or(i64::MAX).saturating_add(1);
-        let rows = tx
+        let rows = sql::history::OPERATOR_ACTIONS
             .query(
-                &sql::history::OPERATOR_ACTIONS.sql(schema),
+                tx,
+                schema,
                 &[
                     &at(filter.since),
                     &ago_ms(filter.since),

@@ -20,8 +20,8 @@ pub struct LockHolder {
 
 /// The candidates, longest open first (at most three).
 pub fn holders(client: &mut Client, schema: &Schema) -> Result<Vec<LockHolder>> {
-    let rows = client
-        .query(sql::fail_safely::LOCK_HOLDERS.text, &[&schema.name()])
+    let rows = sql::fail_safely::LOCK_HOLDERS
+        .query_catalog(client, &[&schema.name()])
         .context("looking up who holds the locks (sql/fail_safely/30_lock_holders.sql)")?;
     Ok(rows
         .iter()

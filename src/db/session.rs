@@ -56,8 +56,8 @@ impl Hygiene {
 /// `session_replication_role`. Reports what is in force; [`harden`] also
 /// refuses when it is not what the tool needs.
 pub fn apply_hygiene(client: &mut impl GenericClient) -> Result<Hygiene> {
-    let row = client
-        .query_one(sql::session::HARDEN.text, &[])
+    let row = sql::session::HARDEN
+        .query_catalog_one(client, &[])
         .context("setting the session's search_path and jit (sql/session/harden.sql)")?;
     Ok(Hygiene {
         search_path: row.get("search_path"),
@@ -174,8 +174,8 @@ pub fn with_snapshot<T>(
     read: impl FnOnce(&mut Transaction<'_>, DateTime<Utc>) -> Result<T>,
 ) -> Result<T> {
     let mut tx = read_only(client)?;
-    let at: DateTime<Utc> = tx
-        .query_one(sql::session::NOW.text, &[])
+    let at: DateTime<Utc> = sql::session::NOW
+        .query_catalog_one(&mut tx, &[])
         .context("reading the snapshot's time")?
         .get("at");
     let value = read(&mut tx, at)?;

@@ -29,11 +29,8 @@ pub(super) fn check_foreign_keys(
         ) else {
             continue;
         };
-        let rows = client
-            .query(
-                sql::schema_check::FOREIGN_KEY.text,
-                &[&child, column, &parent_oid],
-            )
+        let rows = sql::schema_check::FOREIGN_KEY
+            .query_catalog(client, &[&child, column, &parent_oid])
             .with_context(|| format!("reading the foreign keys of {table}"))?;
         let why = format!(
             "without it a row of {table} can be {} for a {} fail-safely holds locked, between \

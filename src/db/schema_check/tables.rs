@@ -188,8 +188,9 @@ pub(super) fn check_tables(
 ) -> Result<()> {
     for (table, columns) in EXPECTED {
         report.tables_checked += 1;
-        let row = client
-            .query_opt(sql::schema_check::TABLE_OID.text, &[&schema.name(), table])
+        let row = sql::schema_check::TABLE_OID
+            .query_catalog(client, &[&schema.name(), table])
+            .map(|rows| rows.into_iter().next())
             .with_context(|| format!("looking up table {schema}.{table}"))?;
         let Some(oid) = row.map(|r| r.get::<_, i64>("oid")) else {
             report.schema_problems.push(format!(
@@ -199,8 +200,8 @@ pub(super) fn check_tables(
             continue;
         };
         report.oids.insert(table, oid);
-        let rows = client
-            .query(sql::schema_check::COLUMNS.text, &[&oid])
+        let rows = sql::schema_check::COLUMNS
+            .query_catalog(client, &[&oid])
             .with_context(|| format!("reading the columns of {table}"))?;
         let found: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
         for (column, kind) in *columns {
@@ -232,8 +233,8 @@ pub(super) fn check_unique_key(
     let Some(events) = report.oids.get("deployment_events").copied() else {
         return Ok(());
     };
-    let unique: bool = client
-        .query_one(sql::schema_check::EVENTS_UNIQUE_KEY.text, &[&events])
+    let unique: bool = sql::schema_check::EVENTS_UNIQUE_KEY
+        .query_catalog_one(client, &[&events])
         .context("looking for the unique key of deployment_events")?
         .get(0);
     if !unique {

@@ -37,8 +37,8 @@ pub const WRITTEN_TABLES: &[(&str, &[(&str, Operation)])] = &[
 
 /// The triggers of a table's whole tree.
 fn triggers_of(client: &mut impl GenericClient, table: &str, oid: i64) -> Result<Vec<Trigger>> {
-    Ok(client
-        .query(sql::schema_check::TRIGGERS.text, &[&oid])
+    Ok(sql::schema_check::TRIGGERS
+        .query_catalog(client, &[&oid])
         .with_context(|| format!("reading the triggers of {table}"))?
         .iter()
         .map(|row| Trigger {
@@ -83,8 +83,8 @@ pub(super) fn check_triggers(
 /// The triggers of a table's whole tree, and the relations of that tree.
 fn tree_of(client: &mut impl GenericClient, table: &str, oid: i64) -> Result<TableTriggers> {
     let triggers = triggers_of(client, table, oid)?;
-    let relations = client
-        .query(sql::schema_check::TREE.text, &[&oid])
+    let relations = sql::schema_check::TREE
+        .query_catalog(client, &[&oid])
         .with_context(|| format!("reading the partitions of {table}"))?
         .iter()
         .map(|r| (r.get("relation"), r.get("relkind")))
@@ -193,8 +193,8 @@ pub(super) fn check_written_tables(
             continue;
         };
         let triggers = triggers_of(client, table, oid)?;
-        let rules: Vec<Rule> = client
-            .query(sql::schema_check::RULES.text, &[&oid])
+        let rules: Vec<Rule> = sql::schema_check::RULES
+            .query_catalog(client, &[&oid])
             .with_context(|| format!("reading the rules of {table}"))?
             .iter()
             .map(|r| Rule {

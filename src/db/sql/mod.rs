@@ -118,6 +118,42 @@ impl Statement {
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        self.query_text(client, &self.sql(schema), values)
+    }
+
+    /// [`Statement::query`] for a statement that names no table of the
+    /// control plane (the catalogs, the session's settings).
+    pub fn query_catalog(
+        &self,
+        client: &mut impl postgres::GenericClient,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        debug_assert!(
+            !self.text.contains(SCHEMA_PLACEHOLDER),
+            "sql/{} names tables: use query",
+            self.path
+        );
+        self.query_text(client, self.text, values)
+    }
+
+    /// The one row of [`Statement::query_catalog`]; none is an error.
+    pub fn query_catalog_one(
+        &self,
+        client: &mut impl postgres::GenericClient,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> anyhow::Result<postgres::Row> {
+        self.query_catalog(client, values)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("sql/{} returned no row", self.path))
+    }
+
+    fn query_text(
+        &self,
+        client: &mut impl postgres::GenericClient,
+        text: &str,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
         assert_eq!(
             values.len(),
             self.params.len(),
@@ -130,7 +166,7 @@ impl Statement {
             .zip(self.params)
             .map(|(value, param)| (*value, param.pg_type()))
             .collect();
-        client.query_typed(&self.sql(schema), &typed)
+        client.query_typed(text, &typed)
     }
 }
 

@@ -41,7 +41,11 @@ pub fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
     let snapshot = snapshot::load_locked(&mut tx, schema, id, Some(1))?;
 
     // Step 6: a replay finds the event it wrote and writes nothing.
-    if let Some(row) = tx.query_opt(&sql::fail_safely::FIND_IDEMPOTENCY_KEY.sql(schema), &[&key])? {
+    if let Some(row) = sql::fail_safely::FIND_IDEMPOTENCY_KEY
+        .query(&mut tx, schema, &[&key])?
+        .into_iter()
+        .next()
+    {
         tx.rollback()?;
         return replay::replay(request, id, &key, &row);
     }
@@ -101,7 +105,8 @@ fn lock_key(tx: &mut Transaction<'_>, request: &Request, id: Uuid) -> Result<Str
         None => default_key(id, &request.reason),
     };
     let (class, hash) = key_lock(&key);
-    tx.execute(sql::fail_safely::LOCK_KEY.text, &[&class, &hash])
+    sql::fail_safely::LOCK_KEY
+        .query_catalog(tx, &[&class, &hash])
         .context("waiting for other runs with the same idempotency key")?;
     Ok(key)
 }
@@ -151,12 +156,13 @@ fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
 /// The transaction's own lock timeout, and `--role` (SET LOCAL ROLE), both
 /// as bound parameters.
 fn set_local(tx: &mut Transaction<'_>, request: &Request) -> Result<()> {
-    tx.query(
-        sql::session::SET_LOCAL_LOCK_TIMEOUT.text,
+    sql::session::SET_LOCAL_LOCK_TIMEOUT.query_catalog(
+        tx,
         &[&format!("{}ms", request.lock_timeout.as_millis().max(1))],
     )?;
     if let Some(role) = &request.role {
-        tx.query(sql::session::SET_LOCAL_ROLE.text, &[role])
+        sql::session::SET_LOCAL_ROLE
+            .query_catalog(tx, &[role])
             .with_context(|| format!("switching to role {role} (SET LOCAL ROLE)"))?;
     }
     Ok(())

@@ -38,8 +38,8 @@ pub(super) fn guard(
 }
 
 pub(super) fn read_counters(tx: &mut Transaction<'_>) -> Result<Counters> {
-    Ok(tx
-        .query(sql::fail_safely::GUARD_COUNTERS.text, &[])
+    Ok(sql::fail_safely::GUARD_COUNTERS
+        .query_catalog(tx, &[])
         .context("reading the guard's tuple counters")?
         .iter()
         .map(|row| {
@@ -59,8 +59,8 @@ pub(super) fn read_counters(tx: &mut Transaction<'_>) -> Result<Counters> {
 }
 
 fn read_locks(tx: &mut Transaction<'_>) -> Result<Vec<HeldLock>> {
-    Ok(tx
-        .query(sql::fail_safely::GUARD_LOCKS.text, &[])
+    Ok(sql::fail_safely::GUARD_LOCKS
+        .query_catalog(tx, &[])
         .context("reading the locks the transaction holds")?
         .iter()
         .map(|row| HeldLock {
@@ -92,8 +92,8 @@ pub(super) fn write_set(
         events_name: format!("{}.deployment_events", visible(schema.name())),
         ..WriteSet::default()
     };
-    for row in tx
-        .query(sql::fail_safely::WRITE_SET.text, &[&deployments, &events])
+    for row in sql::fail_safely::WRITE_SET
+        .query_catalog(tx, &[&deployments, &events])
         .context("reading the partitions, indexes and TOAST of the written tables")?
     {
         let relid: i64 = row.get("relid");

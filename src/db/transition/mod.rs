@@ -182,15 +182,15 @@ fn execute_checked(
 /// standby says where it replicates from (host and port only:
 /// primary_conninfo can hold a password).
 fn refuse_on_standby(client: &mut impl postgres::GenericClient) -> Result<()> {
-    let in_recovery: bool = client
-        .query_one(sql::session::IN_RECOVERY.text, &[])
+    let in_recovery: bool = sql::session::IN_RECOVERY
+        .query_catalog_one(client, &[])
         .context("asking the server whether it is a standby")?
         .get(0);
     if !in_recovery {
         return Ok(());
     }
-    let primary = client
-        .query_one(sql::session::PRIMARY_CONNINFO.text, &[])
+    let primary = sql::session::PRIMARY_CONNINFO
+        .query_catalog_one(client, &[])
         .ok()
         .and_then(|row| row.get::<_, Option<String>>(0))
         .and_then(|conninfo| crate::db::connect::primary_from_conninfo(&conninfo))

@@ -91,7 +91,7 @@ pub(super) fn write(
             "nothing to do for deployment {id}; nothing was written"
         )));
     };
-    let rows = tx.query(&update.sql(schema), &[&id])?;
+    let rows = update.query(tx, schema, &[&id])?;
     if rows.len() != 1 {
         return Err(exit::refused(format!(
             "deployment {id}: the runbook's UPDATE matched {} rows instead of 1; rolled back, nothing was written. Re-diagnose",
@@ -108,7 +108,7 @@ pub(super) fn write(
             ),
         ));
     }
-    let who = tx.query_one(sql::fail_safely::WHO.text, &[])?;
+    let who = sql::fail_safely::WHO.query_catalog_one(tx, &[])?;
     let payload = payload(
         request,
         snapshot,
@@ -119,10 +119,11 @@ pub(super) fn write(
         who.get("session_user"),
         who.get("current_user"),
     );
-    let row = tx.query_one(
-        &sql::fail_safely::APPEND_EVENT.sql(schema),
-        &[&id, &path.as_str(), &payload],
-    )?;
+    let row = sql::fail_safely::APPEND_EVENT
+        .query(tx, schema, &[&id, &path.as_str(), &payload])?
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("the audit event's INSERT returned no row"))?;
     let event = EventOut {
         id: row.get("id"),
         sequence: row.get("sequence"),
@@ -191,12 +192,11 @@ pub(super) fn reread(
     id: Uuid,
     written: &Written,
 ) -> Result<EventOut> {
-    let row = tx
-        .query_opt(
-            &sql::fail_safely::REREAD.sql(&request.schema),
-            &[&id, &written.event.id],
-        )
-        .context("reading back what the transaction wrote")?;
+    let row = sql::fail_safely::REREAD
+        .query(tx, &request.schema, &[&id, &written.event.id])
+        .context("reading back what the transaction wrote")?
+        .into_iter()
+        .next();
     let Some(row) = row else {
         return Err(values_differ(id, "the deployment row is gone"));
     };
