@@ -8,6 +8,7 @@
 //! - the JIT threshold is scaled down with the data (`jit_above_cost`
 //!   100,000 × 0.01): a plan over it here would be over it at production
 //!   size, where the server would JIT-compile it.
+//!
 //! The benchmark runs the same check at production size with the server's
 //! default settings, in both states.
 
