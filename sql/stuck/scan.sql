@@ -12,6 +12,14 @@
 -- whose lease expired more than that long ago. Reclaiming a lease moves the
 -- job out of `leased` (or renews lease_expires_at), so such a job was not
 -- reclaimed.
+-- $3 the schema's name (to find its indexes in the catalog).
+--
+-- This statement probes an index per deployment. On a schema without
+-- those indexes (the control plane's schema is not ours to index) every
+-- probe would be a sequential scan, so it first looks them up: when one is
+-- missing, it reads nothing (the one-time filters below are false) and says
+-- `indexed = false`, and the caller runs sql/stuck/scan_without_indexes.sql,
+-- which reads each table once.
 --
 -- The in-flight deployments come from the partial index
 -- deployments_in_flight (a small fraction of the table); the last event of
@@ -21,7 +29,19 @@
 -- in Rust by verdict::decide_path, nowhere else. `nodes` names where a
 -- deployment waits: the targets of its unfinished jobs and the nodes of its
 -- instances; `pools` their pools.
-WITH stuck AS (
+WITH indexed AS MATERIALIZED (
+    -- An index (valid, not partial) that leads with each probed column.
+    SELECT count(DISTINCT t.relname) = 4 AS present
+    FROM pg_catalog.pg_index x
+    JOIN pg_catalog.pg_class t ON t.oid = x.indrelid
+    JOIN pg_catalog.pg_namespace s ON s.oid = t.relnamespace
+    JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0]
+    WHERE s.nspname = $3 AND x.indisvalid AND x.indpred IS NULL
+      AND (t.relname, a.attname) IN (('deployment_events', 'deployment_id'),
+                                     ('jobs', 'deployment_id'),
+                                     ('application_instances', 'deployment_id'),
+                                     ('agent_job_results', 'job_id'))
+), stuck AS (
     SELECT d.id,
            d.org_id,
            d.status,
@@ -61,6 +81,7 @@ WITH stuck AS (
     ) waits
     WHERE d.status IN ('queued', 'building', 'deploying')
       AND coalesce(last.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
+      AND (SELECT present FROM indexed)
 ), orphaned AS (
     SELECT j.id AS job_id,
            j.deployment_id,
@@ -89,6 +110,7 @@ WITH stuck AS (
     LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
     WHERE j.status = 'leased'
       AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond'
+      AND (SELECT present FROM indexed)
 )
 SELECT pg_catalog.current_setting('search_path') AS search_path,
        pg_catalog.current_setting('jit') AS jit,
@@ -101,6 +123,7 @@ SELECT pg_catalog.current_setting('search_path') AS search_path,
        current_setting('server_version') AS server_version,
        current_setting('transaction_isolation') AS isolation,
        current_setting('transaction_read_only') = 'on' AS read_only,
+       (SELECT present FROM indexed) AS indexed,
        (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
         FROM stuck s) AS stuck_rows,
        (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)

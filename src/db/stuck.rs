@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use postgres::Client;
+use postgres::types::ToSql;
 use uuid::Uuid;
 
 use super::columns::{Columns, json_rows};
@@ -86,14 +87,24 @@ pub fn scan(
     schema: &Schema,
     thresholds: StuckThresholds,
 ) -> Result<StuckReport> {
-    let row = session::read_in_one_statement(
-        client,
-        &mut OneRow {
-            schema,
-            statement: &sql::stuck::SCAN,
-            values: &[&millis(thresholds.stuck_after), &millis(thresholds.grace)],
-        },
-    )?;
+    let stuck_after = millis(thresholds.stuck_after);
+    let grace = millis(thresholds.grace);
+    let values: [&(dyn ToSql + Sync); 3] = [&stuck_after, &grace, &schema.name()];
+    let read = |client: &mut Client, statement| {
+        session::read_in_one_statement(
+            client,
+            &mut OneRow {
+                schema,
+                statement,
+                values: &values,
+            },
+        )
+    };
+    let mut row = read(client, &sql::stuck::SCAN)?;
+    if !row.col::<bool>("indexed")? {
+        // It read nothing: without its indexes each probe would be a scan.
+        row = read(client, &sql::stuck::SCAN_WITHOUT_INDEXES)?;
+    }
     let server = read_info(&row)?;
     let deployments: Option<serde_json::Value> = row.col("stuck_rows")?;
     let leases: Option<serde_json::Value> = row.col("orphaned_rows")?;

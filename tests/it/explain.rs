@@ -47,7 +47,7 @@ fn problems(client: &mut Client, state: &str, deployment: Uuid) -> Vec<String> {
             ));
         }
     }
-    for check in jit.iter().filter(|c| c.jit) {
+    for check in jit.iter().filter(|c| c.jit_problem()) {
         found.push(format!(
             "{state}: {}: would be JIT-compiled at production size (cost {:.0} at scale {SCALE})\n{:#}",
             check.name, check.total_cost, check.plan

@@ -31,3 +31,4 @@ mod simulate;
 mod stuck;
 mod wait;
 mod watch;
+mod without_indexes;

@@ -82,7 +82,11 @@ pub fn expected_indexes(schema_sql: &str) -> Vec<ExpectedIndex> {
 }
 
 /// The `indexes` check.
-pub fn indexes(tx: &mut Transaction<'_>, schema: &Schema, checks: &mut Checks) -> Result<()> {
+pub(super) fn indexes(
+    tx: &mut Transaction<'_>,
+    schema: &Schema,
+    checks: &mut Checks,
+) -> Result<()> {
     let expected = expected_indexes(sql::scripts::SCHEMA.text);
     let mut missing = Vec::new();
     for index in &expected {

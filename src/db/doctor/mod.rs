@@ -21,7 +21,7 @@ use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings, SslMode, Target};
 use crate::decide::triggers::AllowedTriggers;
 
-mod indexes;
+pub mod indexes;
 mod privileges;
 mod schema;
 mod server;

@@ -1,0 +1,112 @@
+-- stuck, on a schema without the indexes sql/stuck/scan.sql probes (it says
+-- so with `indexed = false` and reads nothing; the caller then runs this).
+-- The same rows, columns and parameters as scan.sql ($3 unused but kept so
+-- both take the same values), in ONE statement: one snapshot.
+--
+-- Without an index per deployment, a probe per deployment is a sequential
+-- scan per deployment. Here every table is read at most once, as psql's
+-- alert queries do: the in-flight deployments, then one pass over the
+-- events keeping each one's last, and joins (hashed, when nothing better
+-- exists) for their jobs, results and instances. With the indexes this
+-- would read whole trails where scan.sql reads one event each: it only
+-- runs without them.
+WITH in_flight AS MATERIALIZED (
+    SELECT d.id, d.org_id, d.status, d.created_at
+    FROM :"schema".deployments d
+    WHERE d.status IN ('queued', 'building', 'deploying')
+), last_event AS (
+    SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.occurred_at, e.kind
+    FROM :"schema".deployment_events e
+    JOIN in_flight d ON d.id = e.deployment_id
+    ORDER BY e.deployment_id, e.sequence DESC
+), quiet AS MATERIALIZED (
+    SELECT d.id, d.org_id, d.status, d.created_at,
+           l.occurred_at AS last_event_at, l.kind AS last_event_kind
+    FROM in_flight d
+    LEFT JOIN last_event l ON l.id = d.id
+    WHERE coalesce(l.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
+), their_jobs AS MATERIALIZED (
+    SELECT j.id, j.deployment_id, j.status, j.target_node_id,
+           j.target_node_id IS NOT NULL OR j.lease_token IS NOT NULL
+               OR j.lease_expires_at IS NOT NULL AS touched
+    FROM :"schema".jobs j
+    JOIN quiet q ON q.id = j.deployment_id
+), their_instances AS MATERIALIZED (
+    SELECT i.deployment_id, i.status, i.active_node_id
+    FROM :"schema".application_instances i
+    JOIN quiet q ON q.id = i.deployment_id
+), dispatched AS (
+    -- SPEC's definition, exactly: a job of it was targeted, leased or
+    -- reported on, or an instance of it was placed.
+    SELECT deployment_id FROM their_jobs WHERE touched
+    UNION
+    SELECT j.deployment_id FROM their_jobs j
+    JOIN :"schema".agent_job_results r ON r.job_id = j.id
+    UNION
+    SELECT deployment_id FROM their_instances WHERE active_node_id IS NOT NULL
+), waits AS (
+    -- Where it waits: the nodes its unfinished jobs target and its
+    -- instances are active on (fleet_nodes by its primary key).
+    SELECT w.deployment_id,
+           array_agg(DISTINCT n.name ORDER BY n.name) AS nodes,
+           array_agg(DISTINCT n.pool ORDER BY n.pool) AS pools
+    FROM (SELECT deployment_id, target_node_id AS node_id FROM their_jobs
+          WHERE target_node_id IS NOT NULL AND status IN ('queued', 'leased')
+          UNION
+          SELECT deployment_id, active_node_id FROM their_instances
+          WHERE status <> 'removed' AND active_node_id IS NOT NULL) w
+    JOIN :"schema".fleet_nodes n ON n.id = w.node_id
+    GROUP BY w.deployment_id
+), stuck AS (
+    SELECT q.id,
+           q.org_id,
+           q.status,
+           q.created_at,
+           q.last_event_at,
+           q.last_event_kind,
+           floor(extract(epoch FROM now() - coalesce(q.last_event_at, q.created_at)))::bigint AS stuck_for_seconds,
+           q.id IN (SELECT deployment_id FROM dispatched) AS dispatched,
+           coalesce(w.nodes, '{}') AS nodes,
+           coalesce(w.pools, '{}') AS pools
+    FROM quiet q
+    LEFT JOIN waits w ON w.deployment_id = q.id
+), orphaned AS (
+    SELECT j.id AS job_id,
+           j.deployment_id,
+           d.org_id,
+           d.status AS deployment_status,
+           j.kind,
+           j.attempt,
+           j.max_attempts,
+           j.target_node_id AS node_id,
+           n.name AS node_name,
+           n.status AS node_status,
+           n.pool AS node_pool,
+           floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
+           j.lease_expires_at,
+           floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
+           -- SPEC's `dispatched` holds: this job of the deployment has a
+           -- lease (lease_expires_at is set, see WHERE).
+           true AS dispatched
+    FROM :"schema".jobs j
+    JOIN :"schema".deployments d ON d.id = j.deployment_id
+    LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
+    WHERE j.status = 'leased'
+      AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond'
+)
+SELECT pg_catalog.current_setting('search_path') AS search_path,
+       pg_catalog.current_setting('jit') AS jit,
+       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
+       now() AS at,
+       pg_is_in_recovery() AS in_recovery,
+       CASE WHEN pg_is_in_recovery()
+            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+       END AS replay_lag_seconds,
+       current_setting('server_version') AS server_version,
+       current_setting('transaction_isolation') AS isolation,
+       current_setting('transaction_read_only') = 'on' AS read_only,
+       false AS indexed,
+       (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
+        FROM stuck s) AS stuck_rows,
+       (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)
+        FROM orphaned o) AS orphaned_rows
