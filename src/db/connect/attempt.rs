@@ -351,7 +351,7 @@ fn session_mismatch(client: &mut Client, want: SessionAttrs) -> Option<&'static 
         return None;
     }
     let (read_only, standby): (bool, bool) =
-        match client.query_one(sql::connect::SESSION_ATTRS.text, &[]) {
+        match sql::connect::SESSION_ATTRS.query_catalog_one(client, &[]) {
             Ok(row) => (row.get("read_only"), row.get("standby")),
             Err(_) => return Some("could not check target_session_attrs"),
         };

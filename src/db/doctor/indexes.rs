@@ -90,11 +90,8 @@ pub(super) fn indexes(
     let expected = expected_indexes(sql::scripts::SCHEMA.text);
     let mut missing = Vec::new();
     for index in &expected {
-        let present: bool = tx
-            .query_one(
-                sql::doctor::INDEX_PRESENT.text,
-                &[&schema.name(), &index.name],
-            )?
+        let present: bool = sql::doctor::INDEX_PRESENT
+            .query_catalog_one(tx, &[&schema.name(), &index.name])?
             .get("present");
         if !present {
             missing.push(index);

@@ -16,7 +16,7 @@ pub(super) fn assume_role(
     checks: &mut Checks,
 ) -> Result<bool> {
     tx.batch_execute(sql::doctor::SAVEPOINT.text)?;
-    match tx.query(sql::session::SET_LOCAL_ROLE.text, &[&role]) {
+    match sql::session::SET_LOCAL_ROLE.query_catalog(tx, &[&role]) {
         Ok(_) => {
             tx.batch_execute(sql::doctor::RELEASE_ROLE.text)?;
             checks.push(
@@ -55,7 +55,7 @@ pub(super) fn read_privileges(
     let mut unreadable = Vec::new();
     let mut present = Vec::new();
     for table in schema_check::tables() {
-        let row = tx.query_one(sql::doctor::TABLE_READABLE.text, &[&schema.name(), &table])?;
+        let row = sql::doctor::TABLE_READABLE.query_catalog_one(tx, &[&schema.name(), &table])?;
         let (exists, readable): (bool, bool) = (row.get("present"), row.get("readable"));
         if exists {
             present.push(table);
@@ -89,10 +89,7 @@ pub(super) fn write_privileges(
     writer: &str,
     checks: &mut Checks,
 ) -> Result<()> {
-    let row = tx.query_one(
-        sql::doctor::WRITE_PRIVILEGES.text,
-        &[&writer, &schema.name()],
-    )?;
+    let row = sql::doctor::WRITE_PRIVILEGES.query_catalog_one(tx, &[&writer, &schema.name()])?;
     let (update, insert): (bool, bool) = (row.get("may_update"), row.get("may_insert"));
     if update && insert {
         checks.push(

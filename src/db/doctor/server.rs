@@ -18,7 +18,7 @@ pub(super) fn tls(
     reached: &mut Reached,
     checks: &mut Checks,
 ) -> Result<()> {
-    let row = tx.query_one(sql::doctor::TLS.text, &[])?;
+    let row = sql::doctor::TLS.query_catalog_one(tx, &[])?;
     let (ssl, version, cipher): (bool, String, String) =
         (row.get("ssl"), row.get("version"), row.get("cipher"));
     reached.tls_version = ssl.then(|| version.clone());
@@ -57,7 +57,7 @@ pub(super) fn tls(
 }
 
 pub(super) fn server(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
-    let row = tx.query_one(sql::doctor::SERVER_VERSION.text, &[])?;
+    let row = sql::doctor::SERVER_VERSION.query_catalog_one(tx, &[])?;
     let (version, number): (String, i32) = (row.get("version"), row.get("number"));
     if number >= MIN_SERVER_VERSION {
         checks.push("server", Status::Ok, format!("PostgreSQL {version}"));
@@ -72,7 +72,7 @@ pub(super) fn server(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()
 }
 
 pub(super) fn recovery(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
-    let row = tx.query_one(sql::doctor::RECOVERY.text, &[])?;
+    let row = sql::doctor::RECOVERY.query_catalog_one(tx, &[])?;
     let (standby, lag): (bool, Option<f64>) = (row.get("standby"), row.get("lag"));
     if standby {
         let lag = match lag {
@@ -98,7 +98,7 @@ pub(super) fn recovery(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<
 
 /// session_user and current_user.
 pub(super) fn identity(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<(String, String)> {
-    let row = tx.query_one(sql::doctor::IDENTITY.text, &[])?;
+    let row = sql::doctor::IDENTITY.query_catalog_one(tx, &[])?;
     let (session_user, current_user, database): (String, String, String) = (
         row.get("session_user"),
         row.get("current_user"),

@@ -39,7 +39,7 @@ pub(super) fn session(
     let mut in_force = Vec::new();
     let mut mismatched = Vec::new();
     for (name, want) in expected {
-        let row = tx.query_one(sql::doctor::SETTING.text, &[&name])?;
+        let row = sql::doctor::SETTING.query_catalog_one(tx, &[&name])?;
         let (setting, shown, session): (String, String, String) =
             (row.get("setting"), row.get("shown"), row.get("reset_val"));
         // The hygiene is set again in this transaction: what the session
