@@ -408,6 +408,26 @@ pub const NOT_RUN: &[(&str, &str)] = &[
         "runbook/fleet.sql",
         "capacity per node as an operator types it into psql: the benchmark's baseline for fleet list",
     ),
+    (
+        "bench/autovacuum_off.sql",
+        "the benchmark's fresh state (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/autovacuum_reset.sql",
+        "the benchmark's vacuumed state (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/examples.sql",
+        "the deployments the benchmark diagnoses (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/sizes.sql",
+        "what a benchmark data set holds (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/plain_indexes.sql",
+        "the indexes the benchmark's no-index schema drops (include_str! in benches/production/server.rs)",
+    ),
 ];
 
 #[cfg(test)]
