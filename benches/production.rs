@@ -1,320 +1,270 @@
-//! The production-size benchmark.
+//! The production-size benchmark (issue 15).
 //!
 //!     cargo bench --bench production
 //!
-//! Starts a throwaway PostgreSQL (or uses PUSHLEFT_BENCH_DATABASE_URL),
-//! fills the reference schema with `sql/bench/generate.sql` at
-//! PUSHLEFT_BENCH_SCALE (default 1.0: 200,000 deployments, ~4.2M events,
-//! 800,000 jobs, ...), checks every statement's plan at that size, then
-//! times whole processes — `pushleft-controller` (release build) against
-//! the runbook's queries run by `psql -f`, on the same deployments — and
-//! prints median and spread (p10-p90) over PUSHLEFT_BENCH_RUNS runs
-//! (default 15), the ratio ours / psql, and the peak RSS of diagnose.
+//! Whole processes, side by side in one run: `pushleft-controller` (the
+//! release build cargo makes for this bench) against what an operator types
+//! into psql today — the runbook's queries verbatim
+//! (`sql/runbook/diagnose.sql`), the two alerts (`sql/runbook/alerts.sql`)
+//! and the obvious GROUP BY for capacity (`sql/runbook/fleet.sql`) — on the
+//! same database, alternating run by run. Reported per command: median and
+//! p10–p90 wall time, ours / psql, peak RSS (wait4), and through the delay
+//! proxy the round trips each needs.
+//!
+//! Phases, in order:
+//!
+//! 1. a throwaway PostgreSQL (durability settings off; planner, JIT and
+//!    autovacuum at the server's defaults) listening on 127.0.0.1;
+//! 2. the data set at PUSHLEFT_BENCH_SCALE (1.0: 100,000 deployments, ~2.1M
+//!    events with five 12,000-event trails, 200,000 jobs, ~150,000
+//!    instances and allocations, 5,000 nodes), ANALYZEd, not vacuumed;
+//! 3. state "fresh": autovacuum is off on every table (it would otherwise
+//!    vacuum the new tables during the measurement); the EXPLAIN check on
+//!    a plain session (JIT on, as the server has it), then every command
+//!    near (straight TCP to 127.0.0.1) and far (through a proxy in this
+//!    process that holds every chunk 5 ms in each direction);
+//! 4. state "vacuumed": VACUUM ANALYZE, autovacuum back on, the same again;
+//! 5. no-index schema: a copy of the vacuumed database keeping only the
+//!    indexes of primary keys and unique constraints; every command near,
+//!    `doctor` must exit 0 and name each missing index;
+//! 6. scaling: the same commands at 0.25× and 2× the scale (vacuumed, near),
+//!    and `fleet list` at 50,000 nodes.
+//!
+//! The exit status is non-zero (after everything is printed) when a plan
+//! has problems (a sequential scan of a big table, or a JIT-compiled plan)
+//! or a command failed; the issue's goals (ours / psql ≤ 0.5, peak RSS
+//! under 50 MB) are summed up at the end but do not change it.
+//!
+//! Knobs (environment):
+//!
+//! * PUSHLEFT_BENCH_DATABASE_URL — use this server instead of a throwaway
+//!   one. An empty database is filled (schema and data); one already filled
+//!   by generate.sql is reused, and then "fresh" is skipped (it is not
+//!   freshly loaded). The role needs CREATEDB: the other phases make
+//!   sibling databases (`<db>_noindex`, `<db>_x0_25`, …) and drop them.
+//!   The server must accept `sslmode=disable` (the proxy speaks no TLS).
+//! * PUSHLEFT_BENCH_SCALE — the data set's size (default 1.0).
+//! * PUSHLEFT_BENCH_RUNS — measured runs per command in the fresh and
+//!   vacuumed tables, after one warm-up (default 15).
+//! * PUSHLEFT_BENCH_QUICK_RUNS — the same for the no-index and scaling
+//!   phases (default 7; a command stops being repeated there once its runs
+//!   have taken 20 s).
+//! * PUSHLEFT_BENCH_DELAY_MS — the proxy's delay each way (default 5).
+//! * PUSHLEFT_BENCH_TIMEOUT_S — a run taking longer is killed, its server
+//!   session terminated, and the command reported as timed out (default
+//!   30; only the no-index schema comes near it).
+//! * PUSHLEFT_BENCH_SKIP — phases to leave out, comma-separated: fresh,
+//!   vacuumed, far, noindex, scaling, nodes.
 
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+#[path = "production/bench.rs"]
+mod bench;
+#[path = "production/cases.rs"]
+mod cases;
+#[path = "production/measure.rs"]
+mod measure;
+#[path = "production/noindex.rs"]
+mod noindex;
+#[path = "production/proxy.rs"]
+mod proxy;
+#[path = "production/report.rs"]
+mod report;
+#[path = "production/scaling.rs"]
+mod scaling;
+#[path = "production/server.rs"]
+mod server;
+#[path = "production/verdict.rs"]
+mod verdict;
+
+use std::collections::BTreeSet;
+use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use postgres::{Client, NoTls};
-use pushleft_controller::db::sql;
-use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
-use pushleft_controller::testing::plans;
-use uuid::Uuid;
+
+use bench::{Bench, Tally};
+use measure::{Plan, which};
+use proxy::DelayProxy;
+use report::Phases;
+use server::Server;
+use verdict::Verdict;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pushleft-controller");
-const RUNBOOK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/runbook/diagnose.sql");
 
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+/// The environment's knobs (see the top of this file).
+struct Knobs {
+    database_url: Option<String>,
+    scale: f64,
+    runs: usize,
+    quick_runs: usize,
+    delay: Duration,
+    timeout: Duration,
+    skip: BTreeSet<String>,
 }
 
-/// One whole-process run: wall time and peak RSS (KiB).
-fn run_once(program: &str, args: &[String], database: &str) -> Result<(Duration, i64)> {
-    let started = Instant::now();
-    let child = Command::new(program)
-        .args(args)
-        .env("DATABASE_URL", database)
-        .env_remove("PGHOST")
-        .env_remove("PGDATABASE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("starting {program}"))?;
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own child; status and usage are valid pointers.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let elapsed = started.elapsed();
-    if waited != pid {
-        bail!("wait4 failed for {program}");
+const PHASES: &[&str] = &["fresh", "vacuumed", "far", "noindex", "scaling", "nodes"];
+
+fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
+    match std::env::var(name) {
+        Ok(text) if !text.trim().is_empty() => text
+            .trim()
+            .parse()
+            .ok()
+            .with_context(|| format!("{name}={text} is not a valid value")),
+        _ => Ok(default),
     }
-    if !libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0 {
-        let mut stderr = String::new();
-        if let Some(mut pipe) = child.stderr {
-            use std::io::Read;
-            let _ = pipe.read_to_string(&mut stderr);
-        }
-        bail!("{program} {} failed: {stderr}", args.join(" "));
-    }
-    Ok((elapsed, usage.ru_maxrss))
 }
 
-struct Stats {
-    median: f64,
-    p10: f64,
-    p90: f64,
-    max_rss_kib: i64,
-}
-
-fn measure(program: &str, args: &[String], database: &str, runs: usize) -> Result<Stats> {
-    for _ in 0..2 {
-        run_once(program, args, database)?;
-    }
-    let mut times = Vec::with_capacity(runs);
-    let mut max_rss_kib = 0;
-    for _ in 0..runs {
-        let (t, rss) = run_once(program, args, database)?;
-        times.push(t.as_secs_f64() * 1000.0);
-        max_rss_kib = max_rss_kib.max(rss);
-    }
-    times.sort_by(f64::total_cmp);
-    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
-    Ok(Stats {
-        median: at(0.5),
-        p10: at(0.1),
-        p90: at(0.9),
-        max_rss_kib,
-    })
-}
-
-fn ours(args: &[&str]) -> Vec<String> {
-    args.iter().map(|s| s.to_string()).collect()
-}
-
-fn main() -> Result<()> {
-    // `cargo bench` passes --bench; nothing else is expected.
-    let scale: f64 = env_or("PUSHLEFT_BENCH_SCALE", 1.0);
-    let runs: usize = env_or("PUSHLEFT_BENCH_RUNS", 15).max(3);
-    let mut _cluster = None;
-    let database = match std::env::var("PUSHLEFT_BENCH_DATABASE_URL") {
-        Ok(url) if !url.is_empty() => url,
-        _ => {
-            eprintln!("starting a throwaway PostgreSQL for the benchmark...");
-            let cluster = Cluster::start(&ClusterOptions::default())?;
-            let mut admin = Client::connect(&cluster.conninfo("postgres"), NoTls)?;
-            admin.batch_execute("CREATE DATABASE bench")?;
-            let conninfo = cluster.conninfo("bench");
-            _cluster = Some(cluster);
-            conninfo
-        }
-    };
-    let mut client =
-        Client::connect(&database, NoTls).context("connecting to the benchmark database")?;
-    let loaded: bool = client
-        .query_one("SELECT to_regclass('public.deployments') IS NOT NULL", &[])?
-        .get(0);
-    if !loaded {
-        client.batch_execute(sql::scripts::SCHEMA.text)?;
-    }
-    let generated: bool = client
-        .query_one("SELECT EXISTS (SELECT 1 FROM deployments)", &[])?
-        .get(0);
-    if !generated {
-        client.batch_execute(sql::scripts::BENCH_GENERATE.text)?;
-        eprintln!("generating the data set at scale {scale} (a few minutes at 1.0)...");
-        let started = Instant::now();
-        let rows = client.query("SELECT * FROM bench.generate($1)", &[&scale])?;
-        // As autovacuum would have long done in production: the visibility
-        // map makes index-only scans possible, ANALYZE the statistics.
-        client.batch_execute("VACUUM ANALYZE")?;
-        println!(
-            "generated and vacuumed in {:.0}s:",
-            started.elapsed().as_secs_f64()
-        );
-        for row in rows {
-            println!(
-                "  {:<26} {:>10}",
-                row.get::<_, String>(0),
-                row.get::<_, i64>(1)
+impl Knobs {
+    fn from_env() -> Result<Knobs> {
+        let skip: BTreeSet<String> = std::env::var("PUSHLEFT_BENCH_SKIP")
+            .unwrap_or_default()
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if let Some(unknown) = skip.iter().find(|s| !PHASES.contains(&s.as_str())) {
+            bail!(
+                "PUSHLEFT_BENCH_SKIP: unknown phase {unknown} (known: {})",
+                PHASES.join(", ")
             );
         }
+        let scale: f64 = env_parse("PUSHLEFT_BENCH_SCALE", 1.0)?;
+        if !(scale > 0.0 && scale <= 100.0) {
+            bail!("PUSHLEFT_BENCH_SCALE must be in (0, 100]");
+        }
+        Ok(Knobs {
+            database_url: std::env::var("PUSHLEFT_BENCH_DATABASE_URL")
+                .ok()
+                .filter(|url| !url.is_empty()),
+            scale,
+            runs: env_parse("PUSHLEFT_BENCH_RUNS", 15usize)?.max(1),
+            quick_runs: env_parse("PUSHLEFT_BENCH_QUICK_RUNS", 7usize)?.max(1),
+            delay: Duration::from_millis(env_parse("PUSHLEFT_BENCH_DELAY_MS", 5u64)?),
+            timeout: Duration::from_secs(env_parse("PUSHLEFT_BENCH_TIMEOUT_S", 30u64)?.max(1)),
+            skip,
+        })
     }
 
-    // The stuck deployments with the shortest and the longest trails.
-    let pick = |client: &mut Client, order: &str| -> Result<(Uuid, i64)> {
-        let row = client.query_one(
-            &format!(
-                "SELECT d.id, (SELECT count(*) FROM deployment_events e WHERE e.deployment_id = d.id) AS events
-                 FROM deployments d WHERE d.status IN ('queued', 'building', 'deploying')
-                 ORDER BY events {order}, d.id LIMIT 1"
-            ),
-            &[],
-        )?;
-        Ok((row.get(0), row.get(1)))
+    fn runs(&self, phase: &str) -> bool {
+        !self.skip.contains(phase)
+    }
+}
+
+fn main() -> ExitCode {
+    // Everything (the proxy, the scratch databases, the server) is dropped
+    // inside run(), before the exit status is decided.
+    match run() {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(problems) => {
+            eprintln!("error: {problems} problem(s), listed above");
+            ExitCode::FAILURE
+        }
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The whole benchmark; returns the number of problems found.
+fn run() -> Result<usize> {
+    let knobs = Knobs::from_env()?;
+    let mut tally = Tally {
+        phases: Phases::new(),
+        verdict: Verdict::default(),
     };
-    let (small, small_events) = pick(&mut client, "ASC")?;
-    let (huge, huge_events) = pick(&mut client, "DESC")?;
-    let counts = client.query_one(
-        "SELECT (SELECT count(*) FROM fleet_nodes), (SELECT count(*) FROM fleet_allocations),
-                (SELECT count(*) FROM deployments), (SELECT count(*) FROM deployment_events)",
-        &[],
+    report::print_header(&knobs);
+
+    tally.phases.begin("start the server");
+    let (server, database, provided) = start_server(&knobs)?;
+    println!("server: {}", server.version()?);
+    println!("near:   {}", server.near);
+    let psql = which("psql")
+        .context("psql is needed for the comparison (apt-get install postgresql-client)")?;
+
+    tally
+        .phases
+        .begin(&format!("generate the data set at {}", knobs.scale));
+    let fresh_possible = bench::load_main(&server, &database, knobs.scale, provided)?;
+    let (examples, sizes) = {
+        let mut client = server.connect(&database)?;
+        (server::examples(&mut client)?, server::sizes(&mut client)?)
+    };
+    report::print_sizes("data set", &[(knobs.scale, sizes)]);
+    println!(
+        "diagnosed: typical {} ({} events), long trail {} ({} events)",
+        examples.typical.0, examples.typical.1, examples.long_trail.0, examples.long_trail.1
+    );
+
+    let proxy = if knobs.runs("far") {
+        Some(DelayProxy::start(server.upstream.clone(), knobs.delay)?)
+    } else {
+        None
+    };
+    let bench = Bench {
+        knobs: &knobs,
+        server: &server,
+        psql: &psql,
+        proxy: proxy.as_ref(),
+    };
+    if let Some(proxy) = &proxy {
+        bench::calibrate_proxy(&bench, &database, proxy)?;
+    }
+    let groups = cases::groups(&examples, true);
+    let main_plan = Plan {
+        warmups: 1,
+        runs: knobs.runs,
+        case_budget: None,
+    };
+    let vacuumed_near = bench::both_states(
+        &bench,
+        &mut tally,
+        &database,
+        fresh_possible,
+        &examples,
+        &groups,
+        main_plan,
     )?;
-    println!(
-        "\ndata: {} nodes, {} allocations, {} deployments, {} events",
-        counts.get::<_, i64>(0),
-        counts.get::<_, i64>(1),
-        counts.get::<_, i64>(2),
-        counts.get::<_, i64>(3)
-    );
-    println!(
-        "small trail: {small} ({small_events} events); long trail: {huge} ({huge_events} events)"
-    );
 
-    // The real plans at this size.
-    println!(
-        "\nEXPLAIN check (no sequential scan on {}):",
-        plans::BIG_TABLES.join(", ")
-    );
-    let mut bad = 0;
-    for check in plans::explain_all(&mut client, &sql::Schema::public(), huge)? {
-        if check.seq_scans.is_empty() {
-            println!("  ok   {}", check.name);
-        } else {
-            bad += 1;
-            println!(
-                "  FAIL {}: Seq Scan on {}",
-                check.name,
-                check.seq_scans.join(", ")
-            );
-        }
-    }
-    drop(client);
-
-    let psql = which("psql").context("psql is needed for the comparison")?;
-    let psql = psql.to_string_lossy().to_string();
-    let runbook = |id: Uuid| -> Vec<String> {
-        vec![
-            "-X".into(),
-            "-q".into(),
-            "-d".into(),
-            database.clone(),
-            "-v".into(),
-            format!("D={id}"),
-            "-f".into(),
-            RUNBOOK.into(),
-        ]
+    let quick_plan = Plan {
+        warmups: 1,
+        runs: knobs.quick_runs,
+        case_budget: Some(Duration::from_secs(20)),
     };
-    let small_s = small.to_string();
-    let huge_s = huge.to_string();
-    let psql_small = measure(&psql, &runbook(small), &database, runs)?;
-    let psql_huge = measure(&psql, &runbook(huge), &database, runs)?;
-    let cases: Vec<(String, Vec<String>, Option<&Stats>)> = vec![
-        (
-            format!("diagnose, {small_events} events (table)"),
-            ours(&["diagnose", &small_s, "-o", "table"]),
-            Some(&psql_small),
-        ),
-        (
-            format!("diagnose, {small_events} events (json)"),
-            ours(&["diagnose", &small_s, "-o", "json"]),
-            Some(&psql_small),
-        ),
-        (
-            format!("diagnose, {huge_events} events (table)"),
-            ours(&["diagnose", &huge_s, "-o", "table"]),
-            Some(&psql_huge),
-        ),
-        (
-            format!("diagnose, {huge_events} events (json)"),
-            ours(&["diagnose", &huge_s, "-o", "json"]),
-            Some(&psql_huge),
-        ),
-        (
-            "fleet list (json)".into(),
-            ours(&["fleet", "list", "-o", "json"]),
-            None,
-        ),
-        (
-            "fleet list (table)".into(),
-            ours(&["fleet", "list", "-o", "table"]),
-            None,
-        ),
-        ("stuck (json)".into(), ours(&["stuck", "-o", "json"]), None),
-        (
-            format!("fail-safely --dry-run, {small_events} events"),
-            ours(&[
-                "fail-safely",
-                &small_s,
-                "--reason",
-                "BENCH dry run",
-                "--dry-run",
-                "-o",
-                "json",
-            ]),
-            None,
-        ),
-        (
-            format!("fail-safely --dry-run, {huge_events} events"),
-            ours(&[
-                "fail-safely",
-                &huge_s,
-                "--reason",
-                "BENCH dry run",
-                "--dry-run",
-                "-o",
-                "json",
-            ]),
-            None,
-        ),
-    ];
-    println!("\nwhole-process wall time, {runs} runs each after 2 warm-ups (ms):");
-    println!(
-        "  {:<38} {:>8} {:>15} {:>9} {:>11} {:>10}",
-        "command", "median", "p10-p90", "psql", "ours/psql", "peak RSS"
-    );
-    for (events, stats) in [(small_events, &psql_small), (huge_events, &psql_huge)] {
-        println!(
-            "  {:<38} {:>8.1} {:>15} {:>9} {:>11} {:>10}",
-            format!("psql -f runbook, {events} events"),
-            stats.median,
-            format!("{:.1}-{:.1}", stats.p10, stats.p90),
-            "",
-            "",
-            format!("{:.1} MB", stats.max_rss_kib as f64 / 1024.0)
-        );
+    if knobs.runs("noindex") {
+        tally.phases.begin("no-index schema");
+        let indexed = vacuumed_near.as_deref();
+        noindex::no_index(&bench, &mut tally, &database, &groups, indexed, quick_plan)?;
     }
-    for (name, args, baseline) in &cases {
-        let stats = measure(BIN, args, &database, runs)?;
-        println!(
-            "  {:<38} {:>8.1} {:>15} {:>9} {:>11} {:>10}",
-            name,
-            stats.median,
-            format!("{:.1}-{:.1}", stats.p10, stats.p90),
-            baseline
-                .map(|b| format!("{:.1}", b.median))
-                .unwrap_or_default(),
-            baseline
-                .map(|b| format!("{:.2}", stats.median / b.median))
-                .unwrap_or_default(),
-            format!("{:.1} MB", stats.max_rss_kib as f64 / 1024.0)
-        );
+    let one = (sizes, vacuumed_near.as_deref());
+    if knobs.runs("scaling") {
+        scaling::scaling(&bench, &mut tally, &database, one, quick_plan)?;
     }
-    if bad > 0 {
-        bail!("{bad} statement(s) scan a big table sequentially at this size");
+    if knobs.runs("nodes") {
+        tally.phases.begin("fleet list at 50,000 nodes");
+        scaling::fleet_at_50k_nodes(&bench, &mut tally, &database, one, quick_plan)?;
     }
-    Ok(())
+
+    drop(proxy);
+    tally.phases.begin("stop the server");
+    drop(server);
+    tally.phases.print();
+    tally.verdict.print(tally.phases.total());
+    Ok(tally.verdict.problems.len())
 }
 
-fn which(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
+/// The throwaway cluster with an empty database `bench`, or the server
+/// of PUSHLEFT_BENCH_DATABASE_URL; true when the database was provided.
+fn start_server(knobs: &Knobs) -> Result<(Server, String, bool)> {
+    Ok(match &knobs.database_url {
+        Some(url) => {
+            let (server, database) = Server::external(url)?;
+            (server, database, true)
+        }
+        None => {
+            let server = Server::throwaway()?;
+            server.create_database("bench", None)?;
+            (server, "bench".to_string(), false)
+        }
+    })
 }

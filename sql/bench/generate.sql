@@ -1,15 +1,22 @@
 -- Production-size data for the benchmarks and the EXPLAIN check.
 --
--- Loaded after schema.sql; then `SELECT bench.generate(scale)` fills the
--- reference schema (follow it with VACUUM ANALYZE, as the benchmark does).
+-- Loaded after schema.sql; then `SELECT * FROM bench.generate(scale)` fills
+-- the reference schema and returns the row count of each table. It runs no
+-- VACUUM (it cannot, inside a function, and must not: the benchmark
+-- measures a freshly loaded database first, then a vacuumed one); follow
+-- it with ANALYZE at least.
 --
--- reference schema. scale = 1.0 is the production size of the issue:
--- 200,000 deployments (most running, destroyed or failed; a few hundred in
--- flight, most of those stuck), ~4,000,000 events (five stuck deployments
--- with 12,000 each, 195 with 1,000), 800,000 jobs, 400,000 results,
--- 300,000 instances and allocations, 5,000 nodes in four pools, routes and
--- network attachments. Skewed, deterministic (a hash of the row number
--- decides), ids sequential per table so the load is fast.
+-- scale = 1.0 is the data set of issue 15: 100,000 deployments (most
+-- running, destroyed or failed; 300 in flight, most of those stuck), ~2.1M
+-- events (five in-flight deployments with 12,000 each, 195 with 1,000, the
+-- rest 11 to 29, skewed towards the low end), 200,000 jobs (a build and a
+-- deploy per deployment), ~150,000 instances and as many allocations,
+-- 5,000 nodes in four pools, routes and network attachments. The five long
+-- trails stay 12,000 events long down to scale 0.25 (so `diagnose` of the
+-- same deployment compares across sizes) and shrink below that, so the
+-- tests' scale 0.01 stays small. `nodes` overrides the node count (the
+-- benchmark's 50,000-node fleet). Skewed, deterministic (a hash of the row
+-- number decides), ids sequential per table so the load is fast.
 
 CREATE SCHEMA IF NOT EXISTS bench;
 
@@ -37,21 +44,40 @@ LANGUAGE sql IMMUTABLE AS $$
     END
 $$;
 
--- How many events deployment n has (the long trails shrink with the scale,
--- so a small test set stays small; at scale 1 five trails hold 12,000).
+-- How many events deployment n has. The five long trails hold 12,000 from
+-- scale 0.25 up (the same deployment compares across sizes) and the 195
+-- medium ones 1,000; below that both shrink, so the tests' set stays small.
+-- The rest hold 11 to 29, more of them near 11 (k * (k + 18) / 36 over
+-- k = 0..18 averages about 7.6): ~2.1M events in all at scale 1.
 CREATE FUNCTION bench.event_count(n bigint, scale float8) RETURNS int
 LANGUAGE sql IMMUTABLE AS $$
-    SELECT CASE WHEN n <= 5 THEN greatest(100, (12000 * scale)::int)
-                WHEN n <= 200 THEN greatest(20, (1000 * scale)::int)
-                ELSE 11 + (n % 19)::int END
+    SELECT CASE WHEN n <= 5 THEN greatest(100, least(12000, (48000 * scale)::int))
+                WHEN n <= 200 THEN greatest(20, least(1000, (4000 * scale)::int))
+                ELSE 11 + ((n % 19) * (n % 19 + 18) / 36)::int END
 $$;
 
-CREATE FUNCTION bench.generate(scale float8) RETURNS TABLE (table_name text, row_count bigint)
+-- The deployments the benchmark diagnoses, the same ones at every scale
+-- (both in flight and stuck at every scale, the long one with an expired
+-- lease nobody reclaimed): a typical trail (17 events) and a 12,000-event
+-- one (fewer below scale 0.25).
+CREATE FUNCTION bench.examples() RETURNS TABLE (example text, deployment_id uuid)
+LANGUAGE sql IMMUTABLE AS $$
+    VALUES ('typical', bench.uid(2, 218)), ('long_trail', bench.uid(2, 1))
+$$;
+
+-- `nodes`: the number of nodes (NULL: 5,000 at scale 1, in proportion).
+CREATE FUNCTION bench.generate(scale float8, nodes int DEFAULT NULL)
+RETURNS TABLE (table_name text, row_count bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
-    n_nodes       bigint := greatest(40, (5000 * scale)::bigint);
-    n_deployments bigint := greatest(1000, (200000 * scale)::bigint);
-    n_in_flight   bigint := greatest(20, (600 * scale)::bigint);
+    n_nodes       bigint := coalesce(nodes, greatest(40, (5000 * scale)::bigint));
+    n_deployments bigint := greatest(1000, (100000 * scale)::bigint);
+    -- At least 220 from scale 0.25 up, so that bench.examples() is in
+    -- flight at every size the benchmark runs. Below (the tests' small set)
+    -- in proportion, so every statement's cost there scales with the data:
+    -- the EXPLAIN test's scaled JIT threshold relies on it.
+    n_in_flight   bigint := CASE WHEN scale >= 0.25 THEN greatest(220, (300 * scale)::bigint)
+                                 ELSE greatest(20, (300 * scale)::bigint) END;
 BEGIN
     -- Nodes: edge 60%, build 25%, gpu 10%, batch 5%; mostly online.
     INSERT INTO fleet_nodes (id, name, pool, status, schedulable, slots, last_seen_at)
@@ -71,12 +97,13 @@ BEGIN
     INSERT INTO deployments (id, org_id, status, created_at, updated_at)
     SELECT bench.uid(2, n), bench.uid(3, 1 + n % 3000), bench.deployment_status(n, n_in_flight),
            now() - interval '1 hour' * (1 + bench.h(n, 6) * 26),
-           CASE WHEN n <= n_in_flight THEN now() - interval '1 minute' * (20 + n % 300)
+           CASE WHEN n <= n_in_flight THEN now() - interval '1 minute' * (20 + (n * 37) % 300)
                 ELSE now() - interval '1 hour' * (bench.h(n, 6) * 26) END
     FROM generate_series(1, n_deployments) AS n;
 
     -- Events: the last one of an in-flight deployment is 20 minutes to 5
-    -- hours old, so most of them are stuck (quiet for over 30 minutes).
+    -- hours old (spread by n * 37, so the first ones, the long trails, are
+    -- too), so most of them are stuck (quiet for over 30 minutes).
     INSERT INTO deployment_events (sequence, id, org_id, deployment_id, kind, payload, occurred_at)
     SELECT s, bench.uid(4, (n - 1) * 12000 + s), d.org_id, d.id,
            CASE WHEN s = 1 THEN 'deployment_created' WHEN s % 7 = 0 THEN 'build_progress'
@@ -89,25 +116,24 @@ BEGIN
     JOIN deployments d ON d.id = bench.uid(2, n)
     CROSS JOIN LATERAL generate_series(1, bench.event_count(n, scale)) AS s;
 
-    -- Jobs: four per deployment (build, deploy, a deploy retry, teardown).
-    -- In flight: a third never dispatched (queued, no target), a third with
-    -- an expired lease nobody reclaimed, a third targeted and queued.
+    -- Jobs: two per deployment (build, deploy). In flight: a third never
+    -- dispatched (queued, no target), a third whose build holds an expired
+    -- lease nobody reclaimed, a third targeted and queued.
     INSERT INTO jobs (id, deployment_id, kind, status, target_node_id, attempt, max_attempts,
                       available_at, lease_token, lease_expires_at, payload, created_at, updated_at)
-    SELECT bench.uid(5, (n - 1) * 4 + k), d.id,
-           (ARRAY['build', 'deploy', 'deploy', 'teardown'])[k],
+    SELECT bench.uid(5, (n - 1) * 2 + k), d.id,
+           (ARRAY['build', 'deploy'])[k],
            CASE WHEN d.status IN ('queued', 'building', 'deploying') THEN
-                     CASE WHEN n % 3 = 1 THEN 'leased' ELSE 'queued' END
+                     CASE WHEN n % 3 = 1 AND k = 1 THEN 'leased' ELSE 'queued' END
                 WHEN d.status = 'failed' THEN 'failed'
-                WHEN k = 4 AND d.status = 'running' THEN 'cancelled'
                 ELSE 'succeeded' END,
            CASE WHEN d.status IN ('queued', 'building', 'deploying') AND n % 3 = 0 THEN NULL
                 ELSE bench.uid(1, 1 + (n * 7 + k) % n_nodes) END,
            CASE WHEN d.status = 'failed' THEN 3 ELSE 1 END, 3,
            d.created_at,
-           CASE WHEN d.status IN ('queued', 'building', 'deploying') AND n % 3 = 1
-                THEN bench.uid(6, (n - 1) * 4 + k) END,
-           CASE WHEN d.status IN ('queued', 'building', 'deploying') AND n % 3 = 1
+           CASE WHEN d.status IN ('queued', 'building', 'deploying') AND n % 3 = 1 AND k = 1
+                THEN bench.uid(6, (n - 1) * 2 + k) END,
+           CASE WHEN d.status IN ('queued', 'building', 'deploying') AND n % 3 = 1 AND k = 1
                 THEN now() - interval '1 minute' * (5 + n % 90) END,
            CASE WHEN d.status = 'failed'
                 THEN jsonb_build_object('last_error', 'exit status 1', 'log', repeat('x', 200))
@@ -115,7 +141,7 @@ BEGIN
            d.created_at, d.updated_at
     FROM generate_series(1, n_deployments) AS n
     JOIN deployments d ON d.id = bench.uid(2, n)
-    CROSS JOIN generate_series(1, 4) AS k;
+    CROSS JOIN generate_series(1, 2) AS k;
 
     -- Results: for the build and deploy jobs that finished.
     INSERT INTO agent_job_results (id, job_id, node_id, attempt, lease_token, outcome, output, reported_at)
@@ -161,9 +187,9 @@ BEGIN
     FROM generate_series(1, n_deployments) AS n
     WHERE bench.h(n, 9) < 100;
 
-    -- The caller runs VACUUM ANALYZE afterwards (it cannot run in here): a
-    -- production database is vacuumed by autovacuum, and index-only scans
-    -- (fleet list's counts) need the visibility map that VACUUM sets.
+    -- No VACUUM here (it cannot run in a function): the caller ANALYZEs, and
+    -- vacuums when it wants the vacuumed state (the visibility map that
+    -- index-only scans rely on is only set by VACUUM).
     RETURN QUERY
     SELECT t, (xpath('/row/c/text()', query_to_xml(format('SELECT count(*) AS c FROM %I', t), false, true, '')))[1]::text::bigint
     FROM unnest(ARRAY['fleet_nodes', 'deployments', 'deployment_events', 'jobs', 'agent_job_results',

@@ -454,10 +454,40 @@ pub const ALL: &[&Statement] = &[
 ];
 
 /// Files under `sql/` that the tool itself never runs.
-pub const NOT_RUN: &[(&str, &str)] = &[(
-    "runbook/diagnose.sql",
-    "the runbook's queries as an operator types them into psql: the benchmark's baseline",
-)];
+pub const NOT_RUN: &[(&str, &str)] = &[
+    (
+        "runbook/diagnose.sql",
+        "the runbook's queries as an operator types them into psql: the benchmark's baseline",
+    ),
+    (
+        "runbook/alerts.sql",
+        "the two alerts as an operator types them into psql: the benchmark's baseline for stuck",
+    ),
+    (
+        "runbook/fleet.sql",
+        "capacity per node as an operator types it into psql: the benchmark's baseline for fleet list",
+    ),
+    (
+        "bench/autovacuum_off.sql",
+        "the benchmark's fresh state (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/autovacuum_reset.sql",
+        "the benchmark's vacuumed state (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/examples.sql",
+        "the deployments the benchmark diagnoses (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/sizes.sql",
+        "what a benchmark data set holds (include_str! in benches/production/server.rs)",
+    ),
+    (
+        "bench/plain_indexes.sql",
+        "the indexes the benchmark's no-index schema drops (include_str! in benches/production/server.rs)",
+    ),
+];
 
 #[cfg(test)]
 mod tests;
