@@ -8,9 +8,11 @@
 -- (a full id: $1 = $2); $3: keep only the last N events (NULL: all).
 --
 -- Always one row. `candidates` lists up to 11 ids in the range; only when
--- there is exactly one are the sections read (each a JSON array of rows,
--- NULL when empty, in a column named <section>_rows), so an unknown or
--- ambiguous id costs no more than the lookup. The session settings come
+-- there is exactly one are the sections read, so an unknown or ambiguous
+-- id costs no more than the lookup. The events come as one array per
+-- column (event_*, oldest first: a long trail travels as typed binary
+-- arrays, not as text); every other section as a JSON array of rows (NULL
+-- when empty) in a column named <section>_rows. The session settings come
 -- back with the data: the caller refuses to use a read made without its
 -- pinned search_path, with JIT on, with triggers silenced, or outside a
 -- read-only transaction.
@@ -18,11 +20,40 @@
 -- Each section is one of the runbook's queries on an index: the lookups by
 -- deployment_id use the indexes named in src/db/doctor/indexes.rs. The
 -- events come newest first from deployment_events_deployment_sequence (the
--- last N without reading the rest), and are returned oldest first.
+-- last N without reading the rest). The deployment's jobs and instances are
+-- read once and reused by the sections that join them (results,
+-- allocations, nodes): on a schema without those indexes each of their
+-- tables is scanned once, not once per section.
 WITH candidates AS (
     SELECT id FROM :"schema".deployments WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT 11
 ), target AS MATERIALIZED (
     SELECT id FROM candidates WHERE (SELECT count(*) FROM candidates) = 1
+), events AS MATERIALIZED (
+    SELECT sequence, id, kind, occurred_at, payload - 'log' AS payload
+    FROM :"schema".deployment_events
+    WHERE deployment_id = (SELECT id FROM target)
+    ORDER BY sequence DESC
+    LIMIT $3
+), jobs_of AS MATERIALIZED (
+    SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
+           lease_expires_at, payload ->> 'last_error' AS last_error,
+           lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
+    FROM :"schema".jobs
+    WHERE deployment_id = (SELECT id FROM target)
+), instances_of AS MATERIALIZED (
+    SELECT id, role_name, status, active_node_id, generation
+    FROM :"schema".application_instances
+    WHERE deployment_id = (SELECT id FROM target)
+), results_of AS MATERIALIZED (
+    SELECT r.id, r.job_id, r.reported_at, j.kind, r.node_id, r.attempt, r.outcome,
+           r.output - 'log' AS output
+    FROM :"schema".agent_job_results r
+    JOIN jobs_of j ON j.id = r.job_id
+), allocations_of AS MATERIALIZED (
+    SELECT a.id, a.node_id, a.resource_kind, a.resource_id, a.status, a.created_at, a.released_at
+    FROM :"schema".fleet_allocations a
+    JOIN instances_of i ON i.id = a.resource_id
+    WHERE a.resource_kind = 'application_instance'
 )
 SELECT pg_catalog.current_setting('search_path') AS search_path,
        pg_catalog.current_setting('jit') AS jit,
@@ -40,45 +71,25 @@ SELECT pg_catalog.current_setting('search_path') AS search_path,
         FROM (SELECT id, org_id, status, created_at, updated_at
               FROM :"schema".deployments
               WHERE id = (SELECT id FROM target)) x) AS deployment_rows,
-       (SELECT json_agg(x ORDER BY x.sequence)
-        FROM (SELECT sequence, id, kind, occurred_at, payload - 'log' AS payload
-              FROM :"schema".deployment_events
-              WHERE deployment_id = (SELECT id FROM target)
-              ORDER BY sequence DESC
-              LIMIT $3) x) AS events_rows,
+       (SELECT array_agg(sequence ORDER BY sequence) FROM events) AS event_sequences,
+       (SELECT array_agg(id ORDER BY sequence) FROM events) AS event_ids,
+       (SELECT array_agg(kind ORDER BY sequence) FROM events) AS event_kinds,
+       (SELECT array_agg(occurred_at ORDER BY sequence) FROM events) AS event_times,
+       (SELECT array_agg(payload ORDER BY sequence) FROM events) AS event_payloads,
        CASE WHEN $3 IS NOT NULL THEN
            (SELECT count(*) FROM :"schema".deployment_events
             WHERE deployment_id = (SELECT id FROM target))
        END AS events_total,
-       (SELECT json_agg(x ORDER BY x.created_at, x.id)
-        FROM (SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
-                     lease_expires_at, payload ->> 'last_error' AS last_error,
-                     lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
-              FROM :"schema".jobs
-              WHERE deployment_id = (SELECT id FROM target)) x) AS jobs_rows,
-       (SELECT json_agg(x ORDER BY x.reported_at, x.id)
-        FROM (SELECT r.id, r.job_id, r.reported_at, j.kind, r.node_id, r.attempt, r.outcome,
-                     r.output - 'log' AS output
-              FROM :"schema".agent_job_results r
-              JOIN :"schema".jobs j ON j.id = r.job_id
-              WHERE j.deployment_id = (SELECT id FROM target)) x) AS results_rows,
+       (SELECT json_agg(x ORDER BY x.created_at, x.id) FROM jobs_of x) AS jobs_rows,
+       (SELECT json_agg(x ORDER BY x.reported_at, x.id) FROM results_of x) AS results_rows,
        (SELECT json_agg(x ORDER BY x.id)
         FROM (SELECT id, verified_at FROM :"schema".source_snapshots
               WHERE deployment_id = (SELECT id FROM target)) x) AS source_snapshots_rows,
        (SELECT json_agg(x ORDER BY x.id)
         FROM (SELECT id, image FROM :"schema".release_artifacts
               WHERE deployment_id = (SELECT id FROM target)) x) AS release_artifacts_rows,
-       (SELECT json_agg(x ORDER BY x.role_name, x.id)
-        FROM (SELECT id, role_name, status, active_node_id, generation
-              FROM :"schema".application_instances
-              WHERE deployment_id = (SELECT id FROM target)) x) AS instances_rows,
-       (SELECT json_agg(x ORDER BY x.created_at, x.id)
-        FROM (SELECT a.id, a.node_id, a.resource_kind, a.resource_id, a.status,
-                     a.created_at, a.released_at
-              FROM :"schema".fleet_allocations a
-              JOIN :"schema".application_instances i ON i.id = a.resource_id
-              WHERE i.deployment_id = (SELECT id FROM target)
-                AND a.resource_kind = 'application_instance') x) AS allocations_rows,
+       (SELECT json_agg(x ORDER BY x.role_name, x.id) FROM instances_of x) AS instances_rows,
+       (SELECT json_agg(x ORDER BY x.created_at, x.id) FROM allocations_of x) AS allocations_rows,
        (SELECT json_agg(x ORDER BY x.hostname, x.route_generation)
         FROM (SELECT hostname, route_generation, status
               FROM :"schema".ingress_analytics_routes
@@ -91,13 +102,7 @@ SELECT pg_catalog.current_setting('search_path') AS search_path,
         FROM (SELECT id, name, pool, status, schedulable, slots, last_seen_at,
                      floor(extract(epoch FROM now() - last_seen_at))::bigint AS heartbeat_age_seconds
               FROM :"schema".fleet_nodes
-              WHERE id IN (SELECT target_node_id FROM :"schema".jobs
-                           WHERE deployment_id = (SELECT id FROM target)
-                           UNION SELECT active_node_id FROM :"schema".application_instances
-                                 WHERE deployment_id = (SELECT id FROM target)
-                           UNION SELECT a.node_id FROM :"schema".fleet_allocations a
-                                 JOIN :"schema".application_instances i ON i.id = a.resource_id
-                                 WHERE i.deployment_id = (SELECT id FROM target)
-                           UNION SELECT r.node_id FROM :"schema".agent_job_results r
-                                 JOIN :"schema".jobs j ON j.id = r.job_id
-                                 WHERE j.deployment_id = (SELECT id FROM target))) x) AS nodes_rows
+              WHERE id IN (SELECT target_node_id FROM jobs_of
+                           UNION SELECT active_node_id FROM instances_of
+                           UNION SELECT node_id FROM allocations_of
+                           UNION SELECT node_id FROM results_of)) x) AS nodes_rows

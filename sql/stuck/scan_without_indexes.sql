@@ -1,24 +1,55 @@
 -- stuck, on a schema without the indexes sql/stuck/scan.sql probes (it says
 -- so with `indexed = false` and reads nothing; the caller then runs this).
--- The same rows, columns and parameters as scan.sql ($3 unused but kept so
--- both take the same values), in ONE statement: one snapshot.
+-- The same rows, columns and parameters as scan.sql, in ONE statement: one
+-- snapshot. $3 the schema's name (to find the trail's index).
 --
 -- Without an index per deployment, a probe per deployment is a sequential
 -- scan per deployment. Here every table is read at most once, as psql's
--- alert queries do: the in-flight deployments, then one pass over the
--- events keeping each one's last, and joins (hashed, when nothing better
--- exists) for their jobs, results and instances. With the indexes this
+-- alert queries do: the in-flight deployments, each one's last event (a
+-- probe of the trail's unique key, or one pass over the events without
+-- it), and joins (hashed, when nothing better exists) for their jobs,
+-- results and instances. With the indexes this
 -- would read whole trails where scan.sql reads one event each: it only
 -- runs without them.
-WITH in_flight AS MATERIALIZED (
+WITH trail_index AS MATERIALIZED (
+    -- The trail's own unique key (deployment_id, sequence) is an index
+    -- that leads with deployment_id: fail-safely requires it, so it is
+    -- almost always there, and then a probe per deployment is the cheap way.
+    SELECT EXISTS (
+        SELECT 1
+        FROM pg_catalog.pg_index x
+        JOIN pg_catalog.pg_class t ON t.oid = x.indrelid
+        JOIN pg_catalog.pg_namespace s ON s.oid = t.relnamespace
+        JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = x.indkey[0]
+        WHERE s.nspname = $3 AND t.relname = 'deployment_events' AND a.attname = 'deployment_id'
+          AND x.indisvalid AND x.indpred IS NULL
+    ) AS present
+), in_flight AS MATERIALIZED (
     SELECT d.id, d.org_id, d.status, d.created_at
     FROM :"schema".deployments d
     WHERE d.status IN ('queued', 'building', 'deploying')
 ), last_event AS (
-    SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.occurred_at, e.kind
-    FROM :"schema".deployment_events e
-    JOIN in_flight d ON d.id = e.deployment_id
-    ORDER BY e.deployment_id, e.sequence DESC
+    SELECT d.id, l.occurred_at, l.kind
+    FROM in_flight d
+    CROSS JOIN LATERAL (
+        SELECT e.occurred_at, e.kind
+        FROM :"schema".deployment_events e
+        WHERE e.deployment_id = d.id
+        ORDER BY e.sequence DESC
+        LIMIT 1
+    ) l
+    WHERE (SELECT present FROM trail_index)
+    UNION ALL
+    -- Without it, one pass over the events. (One-time filters: only one
+    -- of the two branches ever runs.)
+    SELECT scanned.id, scanned.occurred_at, scanned.kind
+    FROM (
+        SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.occurred_at, e.kind
+        FROM :"schema".deployment_events e
+        JOIN in_flight d ON d.id = e.deployment_id
+        WHERE NOT (SELECT present FROM trail_index)
+        ORDER BY e.deployment_id, e.sequence DESC
+    ) scanned
 ), quiet AS MATERIALIZED (
     SELECT d.id, d.org_id, d.status, d.created_at,
            l.occurred_at AS last_event_at, l.kind AS last_event_kind

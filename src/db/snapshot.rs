@@ -82,15 +82,47 @@ pub fn load_locked(
     from_row(&row, limit).with_context(|| format!("reading deployment {id}"))
 }
 
+/// The events: one array per column (NULL without events), oldest first.
+fn events_from(row: &Row) -> Result<Vec<Event>> {
+    fn column<T: for<'a> postgres::types::FromSql<'a>>(row: &Row, name: &str) -> Result<Vec<T>> {
+        Ok(row
+            .try_get::<_, Option<Vec<T>>>(name)
+            .with_context(|| format!("reading column {name}"))?
+            .unwrap_or_default())
+    }
+    let sequences: Vec<i64> = column(row, "event_sequences")?;
+    let ids: Vec<Uuid> = column(row, "event_ids")?;
+    let kinds: Vec<String> = column(row, "event_kinds")?;
+    let times: Vec<chrono::DateTime<chrono::Utc>> = column(row, "event_times")?;
+    let payloads: Vec<serde_json::Value> = column(row, "event_payloads")?;
+    let n = sequences.len();
+    if [ids.len(), kinds.len(), times.len(), payloads.len()] != [n; 4] {
+        return Err(anyhow!("the event columns differ in length"));
+    }
+    Ok(sequences
+        .into_iter()
+        .zip(ids)
+        .zip(kinds)
+        .zip(times)
+        .zip(payloads)
+        .map(|((((sequence, id), kind), occurred_at), payload)| Event {
+            sequence,
+            id,
+            kind,
+            occurred_at,
+            payload,
+        })
+        .collect())
+}
+
 fn limit(events_limit: Option<usize>) -> Option<i64> {
     events_limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-/// The sections of `sql/diagnose/snapshot.sql`: each a JSON column
-/// `<section>_rows`.
+/// The sections of `sql/diagnose/snapshot.sql` that are a JSON column
+/// `<section>_rows` (all but the events).
 const SECTIONS: &[&str] = &[
     "deployment",
-    "events",
     "jobs",
     "results",
     "source_snapshots",
@@ -118,15 +150,7 @@ fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
         .into_iter()
         .next()
         .ok_or_else(|| anyhow!("the deployment row is missing"))?;
-    let events = json_rows(section("events")?, |row| {
-        Ok(Event {
-            sequence: row.col("sequence")?,
-            id: row.col("id")?,
-            kind: row.col("kind")?,
-            occurred_at: row.col("occurred_at")?,
-            payload: row.col("payload")?,
-        })
-    })?;
+    let events = events_from(row)?;
     let events_total = match limit {
         None => events.len() as i64,
         Some(_) => row.col("events_total")?,

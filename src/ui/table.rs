@@ -60,14 +60,15 @@ impl Column {
 /// One cell: sanitized text and how to paint it.
 #[derive(Debug, Clone)]
 pub struct Cell {
-    text: String,
+    // Boxed: a table can hold hundreds of thousands of cells.
+    text: Box<str>,
     paint: Option<Paint>,
 }
 
 impl Cell {
     pub fn new(text: impl Display) -> Cell {
         Cell {
-            text: visible(&text.to_string()).into_owned(),
+            text: visible(&text.to_string()).into(),
             paint: None,
         }
     }
@@ -90,7 +91,7 @@ const COMFORT: usize = 24;
 
 pub struct Table {
     columns: Vec<Column>,
-    rows: Vec<Vec<Cell>>,
+    rows: Vec<Box<[Cell]>>,
 }
 
 impl Table {
@@ -103,7 +104,7 @@ impl Table {
 
     pub fn row(&mut self, cells: Vec<Cell>) {
         debug_assert_eq!(cells.len(), self.columns.len());
-        self.rows.push(cells);
+        self.rows.push(cells.into_boxed_slice());
     }
 
     pub fn is_empty(&self) -> bool {
@@ -185,17 +186,25 @@ impl Table {
         let Some((shown, widths)) = fitted else {
             return self.records(out);
         };
-        let mut lines = Vec::new();
+        // One string, line by line: a fleet of 50,000 nodes is not held a
+        // second time as a list of lines.
+        let mut text = String::new();
+        let mut push = |line: &str| {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(line);
+        };
         if headers {
             let cells: Vec<Cell> = self
                 .columns
                 .iter()
                 .map(|c| Cell::new(c.header).paint_if(true, Paint::Dim))
                 .collect();
-            lines.push(line(out, &shown, &widths, &cells));
+            push(&line(out, &shown, &widths, &cells));
         }
         for row in &self.rows {
-            lines.push(line(out, &shown, &widths, row));
+            push(&line(out, &shown, &widths, row));
         }
         let hidden: Vec<&str> = (0..self.columns.len())
             .filter(|i| !shown.contains(i))
@@ -206,9 +215,9 @@ impl Table {
                 "(not shown on this width: {}; -o wide shows every column)",
                 hidden.join(", ")
             );
-            lines.push(out.paint(&wrapped(&note, out.width, "", " "), Paint::Dim));
+            push(&out.paint(&wrapped(&note, out.width, "", " "), Paint::Dim));
         }
-        lines.join("\n")
+        text
     }
 
     /// Too narrow for columns: each row as a block of `column  value`.
@@ -226,7 +235,7 @@ impl Table {
             for (column, cell) in self.columns.iter().zip(row) {
                 let text = match column.fit {
                     Fit::Shrink => console::truncate_str(&cell.text, room, "…").into_owned(),
-                    Fit::Whole => cell.text.clone(),
+                    Fit::Whole => cell.text.to_string(),
                 };
                 let value = match cell.paint {
                     Some(p) => out.paint(&text, p),
