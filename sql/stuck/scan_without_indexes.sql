@@ -56,23 +56,35 @@ WITH trail_index AS MATERIALIZED (
     FROM in_flight d
     LEFT JOIN last_event l ON l.id = d.id
     WHERE coalesce(l.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
-), their_jobs AS MATERIALIZED (
-    SELECT j.id, j.deployment_id, j.status, j.target_node_id,
+), jobs_read AS MATERIALIZED (
+    -- One pass over jobs for both alerts: the jobs of the quiet
+    -- deployments, and the leases nobody reclaimed. (IN, not a join: the
+    -- planner hashes the few quiet ids and streams the table past them.)
+    SELECT j.id, j.deployment_id, j.kind, j.status, j.target_node_id, j.attempt,
+           j.max_attempts, j.lease_expires_at,
            j.target_node_id IS NOT NULL OR j.lease_token IS NOT NULL
-               OR j.lease_expires_at IS NOT NULL AS touched
+               OR j.lease_expires_at IS NOT NULL AS touched,
+           j.deployment_id IN (SELECT id FROM quiet) AS of_quiet,
+           j.status = 'leased'
+               AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond' AS orphaned
     FROM :"schema".jobs j
-    JOIN quiet q ON q.id = j.deployment_id
+    WHERE j.deployment_id IN (SELECT id FROM quiet)
+       OR (j.status = 'leased'
+           AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond')
+), their_jobs AS (
+    SELECT id, deployment_id, status, target_node_id, touched FROM jobs_read WHERE of_quiet
 ), their_instances AS MATERIALIZED (
     SELECT i.deployment_id, i.status, i.active_node_id
     FROM :"schema".application_instances i
-    JOIN quiet q ON q.id = i.deployment_id
+    WHERE i.deployment_id IN (SELECT id FROM quiet)
 ), dispatched AS (
     -- SPEC's definition, exactly: a job of it was targeted, leased or
     -- reported on, or an instance of it was placed.
     SELECT deployment_id FROM their_jobs WHERE touched
     UNION
     SELECT j.deployment_id FROM their_jobs j
-    JOIN :"schema".agent_job_results r ON r.job_id = j.id
+    WHERE j.id IN (SELECT r.job_id FROM :"schema".agent_job_results r
+                   WHERE r.job_id IN (SELECT id FROM their_jobs))
     UNION
     SELECT deployment_id FROM their_instances WHERE active_node_id IS NOT NULL
 ), waits AS (
@@ -117,13 +129,17 @@ WITH trail_index AS MATERIALIZED (
            j.lease_expires_at,
            floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
            -- SPEC's `dispatched` holds: this job of the deployment has a
-           -- lease (lease_expires_at is set, see WHERE).
+           -- lease (lease_expires_at is set).
            true AS dispatched
-    FROM :"schema".jobs j
-    JOIN :"schema".deployments d ON d.id = j.deployment_id
-    LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
-    WHERE j.status = 'leased'
-      AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond'
+    FROM jobs_read j
+    -- By primary key, per orphaned lease (a few): not a hash of every
+    -- deployment, which the planner would pick on its guess of jobs_read.
+    CROSS JOIN LATERAL (SELECT d.org_id, d.status FROM :"schema".deployments d
+                        WHERE d.id = j.deployment_id) d
+    LEFT JOIN LATERAL (SELECT n.name, n.status, n.pool, n.last_seen_at
+                       FROM :"schema".fleet_nodes n
+                       WHERE n.id = j.target_node_id) n ON true
+    WHERE j.orphaned
 )
 SELECT pg_catalog.current_setting('search_path') AS search_path,
        pg_catalog.current_setting('jit') AS jit,

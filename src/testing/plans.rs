@@ -36,9 +36,10 @@ pub struct PlanCheck {
     pub plan: Value,
 }
 
-/// Statements that read whole tables by design, with why: held to the
-/// sequential-scan check, not to the JIT one (the tool's sessions run with
-/// JIT off; their cost is the price of the schema they run on).
+/// Statements that read whole tables by design, with why: neither a
+/// sequential scan nor a JIT-sized cost is a problem in them (the tool's
+/// sessions run with JIT off; their cost is the price of the schema they
+/// run on).
 pub const READS_WHOLE_TABLES: &[(&str, &str)] = &[(
     "stuck/scan_without_indexes.sql",
     "runs only on a schema without the indexes stuck/scan.sql probes, and reads each table \
@@ -46,21 +47,28 @@ pub const READS_WHOLE_TABLES: &[(&str, &str)] = &[(
 )];
 
 impl PlanCheck {
+    /// This statement reads whole tables by design ([`READS_WHOLE_TABLES`]).
+    pub fn reads_whole_tables(&self) -> bool {
+        READS_WHOLE_TABLES
+            .iter()
+            .any(|(path, _)| self.name.starts_with(path))
+    }
+
     /// The plan would be JIT-compiled, and that is a problem for it.
     pub fn jit_problem(&self) -> bool {
-        self.jit
-            && !READS_WHOLE_TABLES
-                .iter()
-                .any(|(path, _)| self.name.starts_with(path))
+        self.jit && !self.reads_whole_tables()
     }
 
     /// What is wrong with this plan, if anything.
     pub fn problems(&self) -> Vec<String> {
-        let mut problems: Vec<String> = self
-            .seq_scans
-            .iter()
-            .map(|table| format!("Seq Scan on {table}"))
-            .collect();
+        let mut problems: Vec<String> = if self.reads_whole_tables() {
+            Vec::new()
+        } else {
+            self.seq_scans
+                .iter()
+                .map(|table| format!("Seq Scan on {table}"))
+                .collect()
+        };
         if self.jit_problem() {
             problems.push(format!("JIT-compiled (cost {:.0})", self.total_cost));
         }
