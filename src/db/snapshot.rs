@@ -82,7 +82,8 @@ pub fn load_locked(
     from_row(&row, limit).with_context(|| format!("reading deployment {id}"))
 }
 
-/// The events: one array per column (NULL without events), oldest first.
+/// The events: one array per column (NULL without events), the n-th
+/// elements one event's; oldest first once sorted here.
 fn events_from(row: &Row) -> Result<Vec<Event>> {
     fn column<T: for<'a> postgres::types::FromSql<'a>>(row: &Row, name: &str) -> Result<Vec<T>> {
         Ok(row
@@ -99,7 +100,7 @@ fn events_from(row: &Row) -> Result<Vec<Event>> {
     if [ids.len(), kinds.len(), times.len(), payloads.len()] != [n; 4] {
         return Err(anyhow!("the event columns differ in length"));
     }
-    Ok(sequences
+    let mut events: Vec<Event> = sequences
         .into_iter()
         .zip(ids)
         .zip(kinds)
@@ -112,7 +113,9 @@ fn events_from(row: &Row) -> Result<Vec<Event>> {
             occurred_at,
             payload,
         })
-        .collect())
+        .collect();
+    events.sort_by_key(|event| event.sequence);
+    Ok(events)
 }
 
 fn limit(events_limit: Option<usize>) -> Option<i64> {
