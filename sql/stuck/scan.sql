@@ -97,14 +97,9 @@ WITH indexed AS MATERIALIZED (
            floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
            j.lease_expires_at,
            floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
-           (EXISTS (SELECT 1 FROM :"schema".jobs o
-                    WHERE o.deployment_id = d.id
-                      AND (o.target_node_id IS NOT NULL
-                           OR o.lease_token IS NOT NULL
-                           OR o.lease_expires_at IS NOT NULL
-                           OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = o.id)))
-            OR EXISTS (SELECT 1 FROM :"schema".application_instances i
-                       WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched
+           -- SPEC's `dispatched` holds: this job of the deployment has a
+           -- lease (lease_expires_at is set, see WHERE).
+           true AS dispatched
     FROM :"schema".jobs j
     JOIN :"schema".deployments d ON d.id = j.deployment_id
     LEFT JOIN :"schema".fleet_nodes n ON n.id = j.target_node_id
@@ -112,17 +107,7 @@ WITH indexed AS MATERIALIZED (
       AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond'
       AND (SELECT present FROM indexed)
 )
-SELECT pg_catalog.current_setting('search_path') AS search_path,
-       pg_catalog.current_setting('jit') AS jit,
-       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
-       now() AS at,
-       pg_is_in_recovery() AS in_recovery,
-       CASE WHEN pg_is_in_recovery()
-            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
-       END AS replay_lag_seconds,
-       current_setting('server_version') AS server_version,
-       current_setting('transaction_isolation') AS isolation,
-       current_setting('transaction_read_only') = 'on' AS read_only,
+SELECT :read_settings,
        (SELECT present FROM indexed) AS indexed,
        (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
         FROM stuck s) AS stuck_rows,
