@@ -55,17 +55,7 @@ WITH candidates AS (
     JOIN instances_of i ON i.id = a.resource_id
     WHERE a.resource_kind = 'application_instance'
 )
-SELECT pg_catalog.current_setting('search_path') AS search_path,
-       pg_catalog.current_setting('jit') AS jit,
-       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
-       now() AS at,
-       pg_is_in_recovery() AS in_recovery,
-       CASE WHEN pg_is_in_recovery()
-            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
-       END AS replay_lag_seconds,
-       current_setting('server_version') AS server_version,
-       current_setting('transaction_isolation') AS isolation,
-       current_setting('transaction_read_only') = 'on' AS read_only,
+SELECT :read_settings,
        coalesce((SELECT array_agg(id ORDER BY id) FROM candidates), '{}') AS candidates,
        (SELECT json_agg(x)
         FROM (SELECT id, org_id, status, created_at, updated_at

@@ -49,17 +49,7 @@ WITH used AS (
       AND (NOT $3::bool OR n.last_seen_at IS NULL
            OR n.last_seen_at < now() - $4::bigint * interval '1 millisecond')
 )
-SELECT pg_catalog.current_setting('search_path') AS search_path,
-       pg_catalog.current_setting('jit') AS jit,
-       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
-       now() AS at,
-       pg_is_in_recovery() AS in_recovery,
-       CASE WHEN pg_is_in_recovery()
-            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
-       END AS replay_lag_seconds,
-       current_setting('server_version') AS server_version,
-       current_setting('transaction_isolation') AS isolation,
-       current_setting('transaction_read_only') = 'on' AS read_only,
+SELECT :read_settings,
        nodes.*
 FROM (SELECT 1) AS one_row
 LEFT JOIN nodes ON true

@@ -141,17 +141,7 @@ WITH trail_index AS MATERIALIZED (
                        WHERE n.id = j.target_node_id) n ON true
     WHERE j.orphaned
 )
-SELECT pg_catalog.current_setting('search_path') AS search_path,
-       pg_catalog.current_setting('jit') AS jit,
-       pg_catalog.current_setting('session_replication_role') AS session_replication_role,
-       now() AS at,
-       pg_is_in_recovery() AS in_recovery,
-       CASE WHEN pg_is_in_recovery()
-            THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
-       END AS replay_lag_seconds,
-       current_setting('server_version') AS server_version,
-       current_setting('transaction_isolation') AS isolation,
-       current_setting('transaction_read_only') = 'on' AS read_only,
+SELECT :read_settings,
        false AS indexed,
        (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
         FROM stuck s) AS stuck_rows,

@@ -62,14 +62,8 @@ impl OneStatement for FleetRead<'_> {
             &self.filter.stale_only,
             &stale_after,
         ];
-        let mut rows = client
-            .query_typed_raw(
-                &statement.sql(self.schema),
-                values
-                    .iter()
-                    .zip(statement.params)
-                    .map(|(value, param)| (*value, param.pg_type())),
-            )
+        let mut rows = statement
+            .query_stream(client, self.schema, &values)
             .context("listing the fleet's nodes (sql/fleet/list.sql)")?;
         let mut first = None;
         let mut nodes = Vec::new();

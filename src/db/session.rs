@@ -2,7 +2,7 @@
 //! says: one read-only snapshot for everything that only reads; and the
 //! session hygiene every one of them starts with (SPEC step 9).
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 use postgres::types::ToSql;
 use postgres::{Client, GenericClient, Row, Transaction};
@@ -156,11 +156,8 @@ impl OneStatement for OneRow<'_> {
     fn run(&mut self, client: &mut impl GenericClient) -> Result<(Row, RanWith)> {
         let row = self
             .statement
-            .query(client, self.schema, self.values)
-            .with_context(|| format!("reading (sql/{})", self.statement.path))?
-            .into_iter()
-            .next()
-            .ok_or_else(|| anyhow!("sql/{} returned no row", self.statement.path))?;
+            .query_one(client, self.schema, self.values)
+            .with_context(|| format!("reading (sql/{})", self.statement.path))?;
         let ran_with = settings_of(&row)?;
         Ok((row, ran_with))
     }

@@ -74,11 +74,8 @@ pub fn load_locked(
         .with_context(|| format!("locking the instances of deployment {id}"))?;
     let limit = limit(events_limit);
     let row = diagnose::SNAPSHOT
-        .query(client, schema, &[&id, &id, &limit])
-        .with_context(|| format!("reading deployment {id}"))?
-        .into_iter()
-        .next()
-        .ok_or_else(|| anyhow!("sql/diagnose/snapshot.sql returned no row"))?;
+        .query_one(client, schema, &[&id, &id, &limit])
+        .with_context(|| format!("reading deployment {id}"))?;
     from_row(&row, limit).with_context(|| format!("reading deployment {id}"))
 }
 

@@ -26,6 +26,11 @@
 /// it the same way.
 pub const SCHEMA_PLACEHOLDER: &str = ":\"schema\"";
 
+/// Where a one-statement read includes [`session::READ_SETTINGS`] at the
+/// head of its select list (`SELECT :read_settings, …`): psql's variable
+/// syntax again, so `psql -v read_settings=…` renders it the same way.
+pub const READ_SETTINGS_PLACEHOLDER: &str = ":read_settings";
+
 /// The schema that holds the control plane's tables, validated: a name as
 /// the catalog spells it (case matters, no quotes needed), 1 to 63 bytes
 /// (a longer one would be silently truncated by the server and name
@@ -105,7 +110,22 @@ impl Statement {
     /// The statement to run against the control plane's tables in
     /// `schema`: the placeholder replaced by the quoted schema name.
     pub fn sql(&self, schema: &Schema) -> String {
-        self.text.replace(SCHEMA_PLACEHOLDER, &schema.quoted())
+        let text = self.text.replace(SCHEMA_PLACEHOLDER, &schema.quoted());
+        if text.contains(READ_SETTINGS_PLACEHOLDER) {
+            text.replace(READ_SETTINGS_PLACEHOLDER, &session::READ_SETTINGS.code())
+        } else {
+            text
+        }
+    }
+
+    /// The file without its comment lines (a fragment is spliced into the
+    /// middle of a line, where a comment would swallow the rest).
+    fn code(&self) -> String {
+        self.text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("--"))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     /// Runs the statement in ONE round trip: parse, bind and execute go
@@ -136,16 +156,62 @@ impl Statement {
         self.query_text(client, self.text, values)
     }
 
-    /// The one row of [`Statement::query_catalog`]; none is an error.
+    /// The first row of [`Statement::query`]; none is an error.
+    pub fn query_one(
+        &self,
+        client: &mut impl postgres::GenericClient,
+        schema: &Schema,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> anyhow::Result<postgres::Row> {
+        self.first_row(self.query(client, schema, values)?)
+    }
+
+    /// The first row of [`Statement::query_catalog`]; none is an error.
     pub fn query_catalog_one(
         &self,
         client: &mut impl postgres::GenericClient,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> anyhow::Result<postgres::Row> {
-        self.query_catalog(client, values)?
-            .into_iter()
+        self.first_row(self.query_catalog(client, values)?)
+    }
+
+    fn first_row(&self, rows: Vec<postgres::Row>) -> anyhow::Result<postgres::Row> {
+        rows.into_iter()
             .next()
             .ok_or_else(|| anyhow::anyhow!("sql/{} returned no row", self.path))
+    }
+
+    /// Streams the rows of [`Statement::query`] as they arrive (one round
+    /// trip too): for results too large to hold twice.
+    pub fn query_stream<'c>(
+        &self,
+        client: &'c mut impl postgres::GenericClient,
+        schema: &Schema,
+        values: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<postgres::RowIter<'c>, postgres::Error> {
+        client.query_typed_raw(&self.sql(schema), self.typed(values))
+    }
+
+    /// Each value with its declared type, as the statement is sent.
+    pub fn typed<'v>(
+        &self,
+        values: &[&'v (dyn postgres::types::ToSql + Sync)],
+    ) -> Vec<(
+        &'v (dyn postgres::types::ToSql + Sync),
+        postgres::types::Type,
+    )> {
+        assert_eq!(
+            values.len(),
+            self.params.len(),
+            "sql/{} takes {} parameters",
+            self.path,
+            self.params.len()
+        );
+        values
+            .iter()
+            .zip(self.params)
+            .map(|(value, param)| (*value, param.pg_type()))
+            .collect()
     }
 
     fn query_text(
@@ -154,19 +220,7 @@ impl Statement {
         text: &str,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        assert_eq!(
-            values.len(),
-            self.params.len(),
-            "sql/{} takes {} parameters",
-            self.path,
-            self.params.len()
-        );
-        let typed: Vec<(&(dyn postgres::types::ToSql + Sync), postgres::types::Type)> = values
-            .iter()
-            .zip(self.params)
-            .map(|(value, param)| (*value, param.pg_type()))
-            .collect();
-        client.query_typed(text, &typed)
+        client.query_typed(text, &self.typed(values))
     }
 }
 
@@ -179,6 +233,9 @@ pub enum Kind {
     /// DDL, session or transaction control, or several statements, run
     /// with `batch_execute`: nothing to EXPLAIN.
     Script,
+    /// A piece of a statement that others include through a placeholder
+    /// (rendered by [`Statement::sql`]): never run alone.
+    Fragment,
     /// A query that only ever runs against the sandbox's own database (it
     /// reads the sandbox's scenario table or calls the reference control
     /// plane): not held to the EXPLAIN check of production databases.
@@ -254,6 +311,9 @@ pub const RESOLVE_DEPLOYMENT: Statement = file!(Query "resolve_deployment.sql" [
 /// Session-level reads and `SET LOCAL`s, with values as bound parameters.
 pub mod session {
     use super::*;
+    /// The settings and server columns every one-statement read starts
+    /// with (`:read_settings`).
+    pub const READ_SETTINGS: Statement = file!(Fragment "session/read_settings.sql" []);
     /// Session hygiene, first in every transaction (see the file).
     pub const HARDEN: Statement = file!(Query "session/harden.sql" []);
     pub const NOW: Statement = file!(Query "session/now.sql" []);
@@ -403,6 +463,7 @@ pub const ALL: &[&Statement] = &[
     &session::PRIMARY_CONNINFO,
     &session::SET_LOCAL_LOCK_TIMEOUT,
     &session::SET_LOCAL_ROLE,
+    &session::READ_SETTINGS,
     &diagnose::SNAPSHOT,
     &fail_safely::GUARD_COUNTERS,
     &fail_safely::LOCK_DEPLOYMENT,
@@ -469,7 +530,7 @@ pub const NOT_RUN: &[(&str, &str)] = &[
     ),
     (
         "bench/autovacuum_off.sql",
-        "the benchmark's fresh state (include_str! in benches/production/server.rs)",
+        "the benchmark's fresh state (include_str! in benches/production/server.rs and tests/it/explain.rs)",
     ),
     (
         "bench/autovacuum_reset.sql",

@@ -229,6 +229,30 @@ fn the_qualification_check_bites() {
 }
 
 #[test]
+fn one_statement_reads_render_the_settings_fragment() {
+    let public = Schema::public();
+    let mut including = 0;
+    for statement in ALL {
+        let rendered = statement.sql(&public);
+        assert!(
+            !rendered.contains(READ_SETTINGS_PLACEHOLDER),
+            "sql/{} keeps {READ_SETTINGS_PLACEHOLDER}",
+            statement.path
+        );
+        if statement.text.contains(READ_SETTINGS_PLACEHOLDER) {
+            including += 1;
+            assert!(
+                rendered.contains(&session::READ_SETTINGS.code())
+                    && !rendered.contains("A fragment of a select list"),
+                "sql/{}: {rendered}",
+                statement.path
+            );
+        }
+    }
+    assert_eq!(including, 4, "diagnose, stuck (both), fleet list");
+}
+
+#[test]
 fn statements_render_for_a_schema() {
     let ops = Schema::parse("Ops \"x\"").unwrap();
     assert_eq!(ops.quoted(), "\"Ops \"\"x\"\"\"");

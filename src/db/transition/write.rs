@@ -119,11 +119,8 @@ pub(super) fn write(
         who.get("session_user"),
         who.get("current_user"),
     );
-    let row = sql::fail_safely::APPEND_EVENT
-        .query(tx, schema, &[&id, &path.as_str(), &payload])?
-        .into_iter()
-        .next()
-        .ok_or_else(|| anyhow::anyhow!("the audit event's INSERT returned no row"))?;
+    let row =
+        sql::fail_safely::APPEND_EVENT.query_one(tx, schema, &[&id, &path.as_str(), &payload])?;
     let event = EventOut {
         id: row.get("id"),
         sequence: row.get("sequence"),

@@ -1,0 +1,20 @@
+-- What every one-statement read returns first (a statement names it with
+-- the psql variable read_settings at the head of its select list; the
+-- registry renders it, and so does psql after `\set read_settings …`): the
+-- settings the statement ran with, which
+-- db::session::read_in_one_statement checks before it uses the answer (the
+-- pinned search path, JIT off, triggers not silenced, a read-only
+-- transaction), and the server row every report shows (db::snapshot::
+-- read_info): the read's instant, whether a standby answered and how far
+-- behind its replay is. A fragment of a select list: never run alone.
+pg_catalog.current_setting('search_path') AS search_path,
+pg_catalog.current_setting('jit') AS jit,
+pg_catalog.current_setting('session_replication_role') AS session_replication_role,
+now() AS at,
+pg_is_in_recovery() AS in_recovery,
+CASE WHEN pg_is_in_recovery()
+     THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+END AS replay_lag_seconds,
+current_setting('server_version') AS server_version,
+current_setting('transaction_isolation') AS isolation,
+current_setting('transaction_read_only') = 'on' AS read_only
