@@ -281,9 +281,15 @@ pub fn print_sizes_table(sizes: &[(String, Sizes)]) {
     table.print();
 }
 
-/// One row per command (ours, and psql's baseline rows), one column of
-/// "median ms (peak RSS)" per size.
+/// What each size holds, then one row per command (ours, and psql's
+/// baseline rows), one column of "median ms (peak RSS)" per size.
 pub fn print_scaling(columns: &[(String, Sizes, Vec<GroupResult>)]) {
+    print_sizes_table(
+        &columns
+            .iter()
+            .map(|(label, sizes, _)| (label.clone(), *sizes))
+            .collect::<Vec<_>>(),
+    );
     let mut header = vec!["command".to_string()];
     header.extend(columns.iter().map(|(label, _, _)| label.clone()));
     let header: Vec<&str> = header.iter().map(String::as_str).collect();

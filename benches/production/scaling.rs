@@ -8,7 +8,7 @@ use anyhow::Result;
 use crate::bench::{Bench, Tally};
 use crate::cases::{fleet_group, groups};
 use crate::measure::{GroupResult, Plan};
-use crate::report::{RATIO_GOAL, print_scaling, print_sizes_table};
+use crate::report::{RATIO_GOAL, print_scaling};
 use crate::server::{self, ScratchDatabase, Sizes};
 
 /// The commands at 0.25× and 2× the scale (vacuumed, near), next to 1×.
@@ -49,12 +49,6 @@ pub fn scaling(
         columns.insert(1, ("1×".into(), one_sizes, one.to_vec()));
     }
     println!("\nscaling · vacuumed · near · {plan}, ms (peak RSS); 1×: the vacuumed near table");
-    print_sizes_table(
-        &columns
-            .iter()
-            .map(|(l, s, _)| (l.clone(), *s))
-            .collect::<Vec<_>>(),
-    );
     print_scaling(&columns);
     Ok(())
 }
@@ -93,12 +87,6 @@ pub fn fleet_at_50k_nodes(
     }
     columns.push((format!("{NODES} nodes"), sizes, results));
     println!("\nfleet list by node count · vacuumed · near · {plan}, ms (peak RSS)");
-    print_sizes_table(
-        &columns
-            .iter()
-            .map(|(l, s, _)| (l.clone(), *s))
-            .collect::<Vec<_>>(),
-    );
     print_scaling(&columns);
     Ok(())
 }

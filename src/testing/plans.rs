@@ -120,12 +120,9 @@ pub fn explain_all(
                 .iter()
                 .map(|&p| sample(p, deployment, present))
                 .collect();
+            let values: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v.as_ref()).collect();
             // Typed as the tool sends them (Statement::query).
-            let params: Vec<(&(dyn ToSql + Sync), postgres::types::Type)> = values
-                .iter()
-                .zip(statement.params)
-                .map(|(v, p)| (v.as_ref() as &(dyn ToSql + Sync), p.pg_type()))
-                .collect();
+            let params = statement.typed(&values);
             let name = if optional {
                 format!(
                     "{} ({})",

@@ -288,14 +288,17 @@ fn the_snapshot_is_one_read_only_statement() {
     assert_eq!(fast["snapshot"]["isolation"], "repeatable read");
     assert_eq!(fast["snapshot"]["read_only"], true);
     let mut client = db.client();
-    let before = diagnose::diagnose(
-        &mut client,
-        &Schema::public(),
-        &scenario(1),
-        None,
-        &Policy::default(),
-    )
-    .unwrap();
+    let read = |client: &mut postgres::Client| {
+        diagnose::diagnose(
+            client,
+            &Schema::public(),
+            &scenario(1),
+            None,
+            &Policy::default(),
+        )
+        .unwrap()
+    };
+    let before = read(&mut client);
     assert_eq!(before.snapshot.snapshot.isolation, "repeatable read");
     assert!(before.snapshot.snapshot.read_only);
     assert_eq!(before.fingerprint, fast["fingerprint"].as_str().unwrap());
@@ -317,14 +320,7 @@ fn the_snapshot_is_one_read_only_statement() {
         ))
         .unwrap();
     // ...and wholly visible to the next diagnosis.
-    let after = diagnose::diagnose(
-        &mut client,
-        &Schema::public(),
-        &scenario(1),
-        None,
-        &Policy::default(),
-    )
-    .unwrap();
+    let after = read(&mut client);
     assert_eq!(after.snapshot.deployment.status, "building");
     assert_eq!(after.snapshot.events_total, 4);
     assert!(after.snapshot.jobs[0].target_node_id.is_some());
