@@ -66,18 +66,19 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;
 
 -- `nodes`: the number of nodes (NULL: 5,000 at scale 1, in proportion).
-CREATE FUNCTION bench.generate(scale float8, nodes int DEFAULT NULL)
+-- `in_flight_at_least`: the fewest deployments in flight. The default, 220,
+-- keeps bench.examples() in flight at every scale the benchmark may run
+-- (its quick check included); the EXPLAIN test asks for 20, so that on its
+-- small set every statement's cost scales with the data (its JIT threshold
+-- is scaled to the data).
+CREATE FUNCTION bench.generate(scale float8, nodes int DEFAULT NULL,
+                               in_flight_at_least int DEFAULT 220)
 RETURNS TABLE (table_name text, row_count bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
     n_nodes       bigint := coalesce(nodes, greatest(40, (5000 * scale)::bigint));
     n_deployments bigint := greatest(1000, (100000 * scale)::bigint);
-    -- At least 220 from scale 0.25 up, so that bench.examples() is in
-    -- flight at every size the benchmark runs. Below (the tests' small set)
-    -- in proportion, so every statement's cost there scales with the data:
-    -- the EXPLAIN test's scaled JIT threshold relies on it.
-    n_in_flight   bigint := CASE WHEN scale >= 0.25 THEN greatest(220, (300 * scale)::bigint)
-                                 ELSE greatest(20, (300 * scale)::bigint) END;
+    n_in_flight   bigint := greatest(in_flight_at_least, (300 * scale)::bigint);
 BEGIN
     -- Nodes: edge 60%, build 25%, gpu 10%, batch 5%; mostly online.
     INSERT INTO fleet_nodes (id, name, pool, status, schedulable, slots, last_seen_at)

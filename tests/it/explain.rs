@@ -76,7 +76,8 @@ fn every_statement_is_index_backed_freshly_loaded_and_vacuumed() {
         )))
         .unwrap();
     let counts = client
-        .query("SELECT * FROM bench.generate($1)", &[&SCALE])
+        // In flight in proportion too (see generate.sql).
+        .query("SELECT * FROM bench.generate($1, NULL, 20)", &[&SCALE])
         .unwrap();
     assert_eq!(counts.len(), 9);
     client.batch_execute("ANALYZE").unwrap();
