@@ -22,6 +22,7 @@ mod layers;
 mod libpq_diff;
 mod markdown;
 mod metrics;
+mod race;
 mod regions;
 mod sandbox;
 mod schema;
