@@ -18,6 +18,7 @@ mod guard;
 mod history;
 mod json_docs;
 mod json_errors;
+mod killed_client;
 mod layers;
 mod libpq_diff;
 mod markdown;
