@@ -7,7 +7,8 @@
 //! committed after a dispatch committed is a wrong write — the deployment
 //! was failed although something had been dispatched.
 //!
-//! `PUSHLEFT_RACE_SEED=N` replays the plans of a run (the seed is printed);
+//! `PUSHLEFT_RACE_SEED=N` replays the draws of a run (the seed is printed;
+//! the delays scale with the tool's run time as measured then);
 //! `PUSHLEFT_RACE_ROUNDS=N` changes the rounds per configuration (100).
 
 mod round;
@@ -104,6 +105,17 @@ impl Rng {
     fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+
+    /// Uniform in `[0, 1)`.
+    fn fraction(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+fn median(times: &[Duration]) -> Duration {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted[sorted.len() / 2]
 }
 
 /// The counts of one configuration.
@@ -211,13 +223,13 @@ impl Tally {
         }
     }
 
-    fn line(&self, config: Config, typical: Duration, spread: Duration, max_hold: u64) -> String {
+    fn line(&self, config: Config, spreads: (u128, u128)) -> String {
         let codes: Vec<String> = self.codes.iter().map(|(c, n)| format!("{c}×{n}")).collect();
         format!(
             "race {}: {} rounds ({} insert, {} lease), dispatch first {} (inside the tool's \
              transaction {}, the tool waiting for it {}), tool first {}, operator_failed {}, teardown_requested {}, refused {}, wrong \
-             writes {}; exit codes {}, dispatch retries {}; tool alone ~{} ms, dispatch 0–{} ms \
-             after spawning, held 2–{max_hold} ms",
+             writes {}; exit codes {}, dispatch retries {}; the tool's run time (median of the last 9) \
+             {}–{} ms: dispatched 0–1× that after spawning, held 2 ms–½× that",
             config.label(),
             self.rounds,
             self.inserts,
@@ -232,8 +244,8 @@ impl Tally {
             self.wrong_writes.len(),
             codes.join(" "),
             self.dispatch_retries,
-            typical.as_millis(),
-            spread.as_millis(),
+            spreads.0,
+            spreads.1,
         )
     }
 }
@@ -252,15 +264,21 @@ fn race(server: &server::RaceServer, config: Config, seed: u64, rounds: usize) -
         .expect("SHOW default_transaction_isolation")
         .get(0);
     assert_eq!(isolation, config.session_default(), "{}", config.label());
-    let (typical, warm_up) = round::typical_run_time(&db, &mut setup, config.pgoptions());
-    // Over the whole of the tool's run: early enough that the tool finds
-    // the dispatch's locks, late enough that it is sometimes done first.
-    let spread = typical;
-    // Long enough, often enough, that the tool's lock wait overlaps it.
-    let max_hold = (typical.as_millis() as u64 / 2).max(10);
+    let (mut recent, warm_up) = round::warm_up(&db, &mut setup, config.pgoptions());
     let mut rng = Rng::new(seed ^ (config as u64 + 1));
     let mut tally = Tally::default();
+    let mut spreads = (u128::MAX, 0);
     for n in 1..=rounds {
+        // Over the whole of the tool's run as it is now (the machine's load
+        // changes): early enough that the tool finds the dispatch's locks,
+        // late enough that it is sometimes done first; held long enough,
+        // often enough, that the tool's lock wait overlaps it.
+        let typical = median(&recent);
+        spreads = (
+            spreads.0.min(typical.as_millis()),
+            spreads.1.max(typical.as_millis()),
+        );
+        let max_hold = (typical.as_millis() as u64 / 2).max(10);
         let plan = Plan {
             n,
             dispatch: if rng.below(2) == 0 {
@@ -268,16 +286,20 @@ fn race(server: &server::RaceServer, config: Config, seed: u64, rounds: usize) -
             } else {
                 Dispatch::LeaseQueued
             },
-            delay: Duration::from_micros(rng.below(spread.as_micros() as u64 + 1)),
-            hold_ms: 2 + rng.below(max_hold - 1) as u32,
+            delay: typical.mul_f64(rng.fraction()),
+            hold_ms: 2 + (rng.fraction() * (max_hold - 2) as f64) as u32,
             build: rng.below(2) == 0,
         };
         let outcome = round::run(&db, &mut setup, &mut dispatcher, &plan, config.pgoptions());
+        recent.push(outcome.tool_time);
+        if recent.len() > 9 {
+            recent.remove(0);
+        }
         tally.add(&plan, &outcome);
     }
     let line = format!(
         "{}; warm-up exit codes {warm_up:?}",
-        tally.line(config, typical, spread, max_hold)
+        tally.line(config, spreads)
     );
     (line, tally)
 }
@@ -297,7 +319,7 @@ fn fail_safely_never_fails_a_deployment_dispatched_while_it_waited() {
             .map_or(1, |d| d.as_nanos() as u64)
     });
     let rounds = env_number("PUSHLEFT_RACE_ROUNDS").unwrap_or(100) as usize;
-    eprintln!("race seed {seed} (PUSHLEFT_RACE_SEED={seed} replays the plans)");
+    eprintln!("race seed {seed} (PUSHLEFT_RACE_SEED={seed} replays the draws)");
     let started = Instant::now();
     let results: Vec<(Config, String, Tally)> = std::thread::scope(|scope| {
         let handles: Vec<_> = CONFIGS

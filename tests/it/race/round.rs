@@ -60,6 +60,8 @@ pub struct Outcome {
     /// Dispatch transactions begun (more than one after a serialization
     /// failure or a deadlock).
     pub dispatch_attempts: u32,
+    /// From spawning the tool to its exit.
+    pub tool_time: Duration,
 }
 
 struct Ids {
@@ -190,7 +192,7 @@ pub fn run(
     let deployment = ids.deployment.to_string();
     let reason = format!("INC-7 race round {}", plan.n);
     let mut cmd = tool(db, &deployment, &reason, pgoptions);
-    let (output, (tool_waited, dispatch_attempts)) = std::thread::scope(|scope| {
+    let (output, tool_time, (tool_waited, dispatch_attempts)) = std::thread::scope(|scope| {
         let started = Instant::now();
         let child = cmd.spawn().expect("spawning pushleft-controller");
         let ids = &ids;
@@ -201,7 +203,12 @@ pub fn run(
         let output = child
             .wait_with_output()
             .expect("waiting for pushleft-controller");
-        (output, dispatching.join().expect("the dispatcher"))
+        let tool_time = started.elapsed();
+        (
+            output,
+            tool_time,
+            dispatching.join().expect("the dispatcher"),
+        )
     });
     let run = support::Run::from(output);
     let json_path = serde_json::from_str::<serde_json::Value>(&run.stdout)
@@ -233,6 +240,7 @@ pub fn run(
             .unwrap_or_else(|| panic!("round {}: the dispatch did not commit", plan.n)),
         tool_waited,
         dispatch_attempts,
+        tool_time,
     }
 }
 
@@ -276,16 +284,16 @@ fn try_dispatch(client: &mut Client, plan: &Plan, ids: &Ids) -> Result<bool, pos
     Ok(waited)
 }
 
-/// How long the tool takes on this database with nothing in its way: the
-/// median of a few runs on fresh undispatched deployments, and their exit
-/// codes (each 0, 4 or 5, else the test fails with the stderr).
-pub fn typical_run_time(
+/// How long the tool takes on this database with nothing in its way: a few
+/// runs on fresh undispatched deployments, and their exit codes (each 0, 4
+/// or 5, else the test fails with the stderr).
+pub fn warm_up(
     db: &RaceDb,
     setup: &mut Client,
     pgoptions: Option<&str>,
-) -> (Duration, Vec<i32>) {
+) -> (Vec<Duration>, Vec<i32>) {
     let mut codes = Vec::new();
-    let mut times: Vec<Duration> = (0..5)
+    let times: Vec<Duration> = (0..5)
         .map(|n| {
             let plan = Plan {
                 n,
@@ -321,6 +329,5 @@ pub fn typical_run_time(
             took
         })
         .collect();
-    times.sort();
-    (times[times.len() / 2], codes)
+    (times, codes)
 }
