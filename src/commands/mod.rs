@@ -16,8 +16,8 @@ pub mod watch;
 
 use std::time::Duration;
 
+use crate::db::session::Session;
 use anyhow::Result;
-use postgres::Client;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::db::connect::{self, ConnectOptions, Settings};
@@ -62,18 +62,18 @@ impl Context {
     /// A session with the session settings every command runs under. A
     /// failure to connect is of kind `connection_failed`, and says so when
     /// nothing at all was configured.
-    pub fn connect(&self, lock_timeout: Duration) -> Result<Client> {
+    pub fn connect(&self, lock_timeout: Duration) -> Result<Session> {
         let settings = self.settings()?;
         settings
             .connect(lock_timeout)
             .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
     }
 
-    /// A session for a command that takes no row locks on purpose.
-    pub fn connect_for_reading(&self) -> Result<Client> {
-        self.settings()?
-            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
-            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
+    /// A session for a command that takes no row locks on purpose: its
+    /// transactions wait for a lock (a migration's, say) no longer than the
+    /// default lock timeout.
+    pub fn connect_for_reading(&self) -> Result<Session> {
+        self.connect(connect::DEFAULT_LOCK_TIMEOUT)
     }
 
     /// The one region a command acts on, when `--service` names it.
@@ -83,12 +83,12 @@ impl Context {
 
     /// A reading session with one region: the connection service
     /// `region`, and nothing of a database URL.
-    pub fn connect_to_region(&self, region: &str) -> Result<Client> {
+    pub fn connect_to_region(&self, region: &str) -> Result<Session> {
         let mut options = self.global.connect_options();
         options.database_url = None;
         options.service = Some(region.to_string());
         settings_with(&options, &format!("{region}: "))?
-            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
+            .connect(connect::DEFAULT_LOCK_TIMEOUT)
             .map_err(|err| exit::tag(err, ErrorKind::ConnectionFailed))
     }
 }
