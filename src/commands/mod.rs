@@ -20,6 +20,7 @@ use crate::db::session::Session;
 use anyhow::Result;
 
 use crate::cli::{Cli, Command, GlobalArgs};
+use crate::db;
 use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
@@ -170,20 +171,31 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::History(args) => history::run(&ctx, args),
     };
     result.map_err(|err| match reader {
-        Some((doing, rerun)) => exit::explain_lost(
-            err,
-            Lost {
-                doing: &doing,
-                written: ". This command only reads: nothing was written",
-                next: &exit::rerun_when_up(&rerun),
-            },
-        ),
+        Some((doing, rerun)) => {
+            let err = exit::explain_lost(
+                err,
+                Lost {
+                    doing: &doing,
+                    written: ". This command only reads: nothing was written",
+                    next: &exit::rerun_when_up(&rerun),
+                },
+            );
+            db::errors::explain(
+                err,
+                db::errors::Doing {
+                    what: &doing,
+                    written: "This command only reads: nothing was written",
+                    rerun: &rerun,
+                },
+            )
+        }
         None => err,
     })
 }
 
 /// For the commands that only read: what they were doing and how to rerun
-/// them (`fail-safely` and `wait` explain a lost connection themselves).
+/// them (`fail-safely` explains its own errors; `wait` says more of a lost
+/// connection itself first).
 fn read_only_command(command: &Command) -> Option<(String, String)> {
     let tool = "pushleft-controller";
     match command {
@@ -200,6 +212,10 @@ fn read_only_command(command: &Command) -> Option<(String, String)> {
         Command::History(_) => Some((
             "listing the operators' actions".into(),
             format!("{tool} history"),
+        )),
+        Command::Wait(args) => Some((
+            "waiting for the deployment".into(),
+            format!("{tool} wait {}", args.deployment),
         )),
         _ => None,
     }

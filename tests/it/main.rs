@@ -8,6 +8,7 @@ mod cli;
 mod clock;
 mod connect;
 mod control_plane;
+mod defaults;
 mod diagnose;
 mod doctor;
 mod explain;

@@ -15,7 +15,7 @@
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::session::{Pinned, Terms, begin_unchecked};
+use super::session::{Pinned, Terms};
 use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings, SslMode, Target};
 use crate::decide::triggers::AllowedTriggers;
@@ -127,8 +127,8 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
             );
             // Pinned like every transaction of the tool, but what is in
             // force is reported by the session check, not refused here.
-            let timeouts = *client.timeouts();
-            let result = begin_unchecked(&mut client, Terms::Snapshot, &timeouts)
+            let result = client
+                .begin_unchecked(Terms::Snapshot)
                 .context("starting a read-only transaction")
                 .and_then(|mut tx| {
                     let result = in_transaction(&mut tx, settings, &mut to, expect, &mut checks);

@@ -48,11 +48,18 @@ impl Default for Timeouts {
 pub struct Session {
     client: Client,
     timeouts: Timeouts,
+    /// No transaction was opened on it yet (see [`pin::begin`]: the first
+    /// one also proves that the connection carries a transaction).
+    fresh: bool,
 }
 
 impl Session {
     pub fn new(client: Client, timeouts: Timeouts) -> Session {
-        Session { client, timeouts }
+        Session {
+            client,
+            timeouts,
+            fresh: true,
+        }
     }
 
     pub fn timeouts(&self) -> &Timeouts {
@@ -62,12 +69,20 @@ impl Session {
     /// Opens a transaction on `terms` (see [`pin::begin`]).
     pub fn begin(&mut self, terms: Terms) -> Result<Pinned<'_>> {
         let timeouts = self.timeouts;
-        begin(&mut self.client, terms, &timeouts)
+        self.begin_with(terms, &timeouts)
     }
 
     /// [`Session::begin`] with other limits (a command's own lock timeout).
     pub fn begin_with(&mut self, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'_>> {
-        begin(&mut self.client, terms, timeouts)
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        begin(&mut self.client, terms, timeouts, fresh)
+    }
+
+    /// [`begin_unchecked`] on this session (doctor).
+    pub fn begin_unchecked(&mut self, terms: Terms) -> Result<Pinned<'_>> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        let timeouts = self.timeouts;
+        begin_unchecked(&mut self.client, terms, &timeouts, fresh)
     }
 
     /// Runs `read` in one read-only snapshot, then ends it (nothing was

@@ -233,8 +233,19 @@ impl Drop for Pinned<'_> {
 /// the settings, then the check of what is in force. Refuses (exit 4)
 /// when a setting did not take, when triggers cannot be made to fire, and
 /// behind a pooler in statement mode.
-pub fn begin<'a>(client: &'a mut Client, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'a>> {
-    let pinned = begin_unchecked(client, terms, timeouts)?;
+///
+/// `fresh`: the session's first transaction. pgbouncer in statement
+/// pooling mode lets the first message through and then closes the
+/// connection because it left a transaction open, mostly without saying
+/// why; so the first transaction of a session sends one more (empty)
+/// message at once, and a connection closed at that point is that pooler.
+pub fn begin<'a>(
+    client: &'a mut Client,
+    terms: Terms,
+    timeouts: &Timeouts,
+    fresh: bool,
+) -> Result<Pinned<'a>> {
+    let pinned = begin_unchecked(client, terms, timeouts, fresh)?;
     if let Some(why) = pinned.in_force.mismatch(terms, timeouts) {
         return Err(exit::refused(why));
     }
@@ -247,15 +258,22 @@ pub fn begin_unchecked<'a>(
     client: &'a mut Client,
     terms: Terms,
     timeouts: &Timeouts,
+    fresh: bool,
 ) -> Result<Pinned<'a>> {
-    let messages = match client.simple_query(&terms.begin_script(timeouts)) {
-        Ok(messages) => messages,
-        Err(err) => {
+    let sent = client.simple_query(&terms.begin_script(timeouts));
+    let proved = match &sent {
+        Ok(_) if fresh => client.batch_execute("").map_err(Some),
+        _ => Ok(()),
+    };
+    let messages = match (sent, proved) {
+        (Ok(messages), Ok(())) => messages,
+        (Err(err), _) | (Ok(_), Err(Some(err))) => {
             // The transaction may be open and aborted; end it before
             // saying why.
             let _ = client.batch_execute("ROLLBACK");
-            return Err(refusal_for_begin(err));
+            return Err(refusal_for_begin(err, fresh));
         }
+        (Ok(_), Err(None)) => unreachable!("only a failed proof carries an error"),
     };
     let mut in_force = HashMap::new();
     for message in messages {
@@ -290,19 +308,29 @@ pub fn begin_unchecked<'a>(
 /// Why the first message of a transaction failed, in words that say what
 /// to do: statement pooling, triggers that cannot be made to fire; any
 /// other error as it is.
-fn refusal_for_begin(err: postgres::Error) -> anyhow::Error {
+fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
     let message = err
         .as_db_error()
         .map(|db| db.message().to_string())
-        .unwrap_or_default();
-    if message.contains("statement pooling") {
+        .unwrap_or_else(|| err.to_string());
+    // The server answered the first message; a connection that closes
+    // right after it left a transaction open is a statement pool's doing.
+    let closed_after_begin = fresh && (err.is_closed() || err.as_db_error().is_none());
+    if message.contains("statement pooling") || closed_after_begin {
+        let seen = if message.contains("statement pooling") {
+            format!("the pooler says: {message}")
+        } else {
+            "the connection closed as soon as the first transaction was opened, which is what \
+             pgbouncer in statement pooling mode does"
+                .to_string()
+        };
         return exit::refused(format!(
-            "the connection goes through a pooler in statement pooling mode ({message}): every \
+            "the connection goes through a pooler in statement pooling mode ({seen}): every \
              command of pushleft-controller runs a transaction of several statements (one \
              snapshot for a read; lock, decide, write and check for fail-safely), which \
              statement pooling cannot carry. Nothing was written. Connect directly, or through \
              a pool in session or transaction mode (pgbouncer pool_mode = session or \
-             transaction)"
+             transaction); `pushleft-controller doctor` shows what is in between"
         ));
     }
     if message.contains("session_replication_role") {
