@@ -4,6 +4,7 @@
 mod support;
 
 mod batch;
+mod bounded;
 mod cli;
 mod clock;
 mod closed_world;
