@@ -19,7 +19,8 @@ fn a_last_event_ahead_of_the_clock_is_progress_just_now_never_a_negative_age() {
     assert!(!st.stuck);
     assert_eq!(st.stuck_for_seconds, Some(0));
     assert!(
-        st.why.contains("1h59m in the future of the database server's clock")
+        st.why
+            .contains("1h59m in the future of the database server's clock")
             && st.why.contains("clock skew"),
         "{}",
         st.why
