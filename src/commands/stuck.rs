@@ -137,6 +137,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
         groups: None,
         left_out: None,
         regions: Some(statuses),
+        clock_skew: Vec::new(),
     }
 }
 

@@ -11,6 +11,7 @@ use super::columns::Columns;
 use super::session::Session;
 use super::snapshot::{node_from, read_info};
 use super::sql::{self, Conn, Schema};
+use crate::decide::edges;
 use crate::duration::millis;
 use crate::model::NodeStatus;
 use crate::model::fleet::{FleetList, FleetNode, FleetScanInfo};
@@ -84,7 +85,9 @@ impl FleetRead<'_> {
             });
         }
         let server = first.ok_or_else(|| anyhow!("sql/fleet/list.sql returned no row"))?;
+        let clock_skew = edges::of_nodes(nodes.iter().map(|n| &n.node), server.at);
         let list = FleetList {
+            clock_skew,
             regions: None,
             nodes,
             snapshot: FleetScanInfo {

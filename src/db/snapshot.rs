@@ -317,6 +317,10 @@ pub fn node_from(row: &impl Columns) -> Result<Node> {
         schedulable: row.col("schedulable")?,
         slots: row.col("slots")?,
         last_seen_at: row.col("last_seen_at")?,
-        heartbeat_age_seconds: row.col("heartbeat_age_seconds")?,
+        // A heartbeat ahead of the server's clock is seen just now, never
+        // a negative age (the clock skew is reported on its own).
+        heartbeat_age_seconds: row
+            .col::<Option<i64>>("heartbeat_age_seconds")?
+            .map(|age| age.max(0)),
     })
 }

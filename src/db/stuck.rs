@@ -15,6 +15,7 @@ use super::sql::{self, Schema};
 use crate::decide::scan;
 use crate::duration::millis;
 use crate::model::DeploymentStatus;
+use crate::model::clock::{CLOCK_SKEW_TOLERANCE, ClockSkew};
 use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
 
 /// The thresholds of the two alerts.
@@ -37,7 +38,7 @@ fn stuck_deployment(row: &impl Columns) -> Result<StuckDeployment> {
         org_id: row.col("org_id")?,
         status,
         created_at: row.col("created_at")?,
-        stuck_for_seconds: row.col("stuck_for_seconds")?,
+        stuck_for_seconds: row.col::<i64>("stuck_for_seconds")?.max(0),
         last_event_at: row.col("last_event_at")?,
         last_event_kind: row.col("last_event_kind")?,
         nodes: row.col("nodes")?,
@@ -68,14 +69,32 @@ fn orphaned_lease(row: &impl Columns) -> Result<OrphanedLease> {
         node_name: row.col("node_name")?,
         node_status: row.col("node_status")?,
         node_pool: row.col("node_pool")?,
-        node_heartbeat_age_seconds: row.col("node_heartbeat_age_seconds")?,
+        // Ahead of the server's clock: seen just now (the skew is a warning).
+        node_heartbeat_age_seconds: row
+            .col::<Option<i64>>("node_heartbeat_age_seconds")?
+            .map(|age| age.max(0)),
         lease_expires_at: row.col("lease_expires_at")?,
-        expired_for_seconds: row.col("expired_for_seconds")?,
+        expired_for_seconds: row.col::<i64>("expired_for_seconds")?.max(0),
         dispatched,
         path: advice.path,
         responsible: advice.responsible,
         next_command: advice.next_command,
         next_step: advice.next_step,
+    })
+}
+
+/// A row of `clock_skew_rows`: an in-flight deployment's last event (or
+/// creation) or a node's heartbeat ahead of the server's clock.
+fn clock_skew(row: &impl Columns) -> Result<ClockSkew> {
+    let of: String = row.col("of")?;
+    let at = row.col("at")?;
+    let ahead: i64 = row.col("ahead_seconds")?;
+    let deployment: Option<Uuid> = row.col("deployment_id")?;
+    let sequence: Option<i64> = row.col("sequence")?;
+    Ok(match (of.as_str(), deployment, sequence) {
+        ("event", Some(d), Some(n)) => ClockSkew::event(d, n, at, ahead),
+        ("created", Some(d), _) => ClockSkew::created(d, at, ahead),
+        _ => ClockSkew::heartbeat(&row.col::<String>("node")?, at, ahead),
     })
 }
 
@@ -90,7 +109,8 @@ pub fn scan(
 ) -> Result<StuckReport> {
     let stuck_after = millis(thresholds.stuck_after);
     let grace = millis(thresholds.grace);
-    let values: [&(dyn ToSql + Sync); 3] = [&stuck_after, &grace, &schema.name()];
+    let tolerance = millis(CLOCK_SKEW_TOLERANCE);
+    let values: [&(dyn ToSql + Sync); 4] = [&stuck_after, &grace, &schema.name(), &tolerance];
     let row = session.read(|tx| {
         let row = sql::stuck::SCAN
             .query_one(tx, schema, &values)
@@ -105,6 +125,7 @@ pub fn scan(
     let server = read_info(&row)?;
     let deployments: Option<serde_json::Value> = row.col("stuck_rows")?;
     let leases: Option<serde_json::Value> = row.col("orphaned_rows")?;
+    let skews: Option<serde_json::Value> = row.col("clock_skew_rows")?;
     Ok(StuckReport {
         regions: None,
         deployments_stuck: json_rows(deployments.as_ref(), stuck_deployment)?,
@@ -119,5 +140,6 @@ pub fn scan(
         },
         groups: None,
         left_out: None,
+        clock_skew: json_rows(skews.as_ref(), clock_skew)?,
     })
 }

@@ -11,6 +11,7 @@ use crate::model::{
 use super::policy::STUCK_AFTER;
 use super::seconds_between;
 use super::verdict::{Assessment, Findings, Severity};
+use crate::model::clock::{age_seconds, ahead_seconds};
 
 /// The last event, and whether the deployment is stuck by the alert's rule.
 pub fn activity(a: &Assessment, found: &mut Findings) {
@@ -24,7 +25,10 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
                 "last event #{} {} {}",
                 e.sequence,
                 e.kind,
-                ago(seconds_between(now, e.occurred_at))
+                match ahead_seconds(now, e.occurred_at) {
+                    Some(ahead) => format!("{} in the future (clock skew)", human(ahead)),
+                    None => ago(age_seconds(now, e.occurred_at)),
+                }
             ),
         ),
         None => found.add(
@@ -32,7 +36,7 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
             Severity::Warning,
             format!(
                 "no events at all; created {}",
-                ago(seconds_between(now, s.deployment.created_at))
+                ago(age_seconds(now, s.deployment.created_at))
             ),
         ),
     }

@@ -267,6 +267,7 @@ mod tests {
             groups: None,
             left_out: None,
             regions: None,
+            clock_skew: Vec::new(),
         }
     }
 

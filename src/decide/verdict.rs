@@ -11,7 +11,7 @@ use super::explain::{Asker, explain, next_command};
 use super::findings;
 use super::path::decide_path;
 use super::policy::Policy;
-use super::seconds_between;
+use crate::model::clock::age_seconds;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -103,7 +103,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         policy,
         path,
         dispatched,
-        quiet_for: seconds_between(now, last_activity),
+        quiet_for: age_seconds(now, last_activity),
     };
 
     let mut found = Findings::default();
@@ -114,6 +114,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     findings::reservations(&a, &mut found);
     findings::source_and_artifact(&a, &mut found);
     findings::standby(&a, &mut found);
+    super::edges::findings(s, &mut found);
 
     let (headline, reason) = explain(&a, &evidence);
     Verdict {
@@ -127,7 +128,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
             sequence: e.sequence,
             kind: e.kind.clone(),
             occurred_at: e.occurred_at,
-            age_seconds: seconds_between(now, e.occurred_at),
+            age_seconds: age_seconds(now, e.occurred_at),
         }),
         stuck: super::stuck::stuck(s, policy).stuck,
         stuck_for_seconds: status.in_flight().then_some(a.quiet_for),

@@ -42,4 +42,7 @@ pub struct FleetList {
     /// region they come from).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<super::region::RegionStatus>>,
+    /// The listed nodes whose heartbeat is ahead of the server's clock
+    /// (never stale until it passes it).
+    pub clock_skew: Vec<super::clock::ClockSkew>,
 }

@@ -131,6 +131,10 @@ pub struct StuckReport {
     /// complete).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_out: Option<LeftOut>,
+    /// In-flight deployments whose last event (or creation) and nodes
+    /// whose heartbeat are ahead of the server's clock: none of them can
+    /// show as stuck or stale until it passes them. Not filtered.
+    pub clock_skew: Vec<super::clock::ClockSkew>,
 }
 
 impl StuckReport {

@@ -4,6 +4,7 @@ use super::output::{Output, Paint};
 use super::table::{Cell, Table, col};
 use super::text::{stamp, wrapped};
 use crate::duration;
+use crate::model::clock::age_seconds;
 use crate::model::history::{History, OperatorAction};
 use crate::model::short_id;
 
@@ -44,7 +45,7 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         };
         cells.extend([
             Cell::new(stamp(a.occurred_at)),
-            Cell::new(duration::ago((now - a.occurred_at).num_seconds())),
+            Cell::new(duration::ago(age_seconds(now, a.occurred_at))),
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),
             Cell::new(who(a)),

@@ -321,7 +321,9 @@ fn fail_safely_documents_every_key_it_prints() {
 fn fleet_list_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     let fleet = json(&db, &["fleet", "list"], 0);
-    assert_documented("pushleft-controller-fleet-list", &[fleet]);
+    ahead_of_the_clock(&db);
+    let skewed = json(&db, &["fleet", "list"], 0);
+    assert_documented("pushleft-controller-fleet-list", &[fleet, skewed]);
 }
 
 #[test]
@@ -334,7 +336,18 @@ fn stuck_documents_every_key_it_prints() {
     }
     let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
     assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
-    assert_documented("pushleft-controller-stuck", &[stuck, grouped]);
+    ahead_of_the_clock(&db);
+    let skewed = json(&db, &["stuck"], 0);
+    assert_documented("pushleft-controller-stuck", &[stuck, grouped, skewed]);
+}
+
+/// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
+fn ahead_of_the_clock(db: &TestDb) {
+    db.client()
+        .batch_execute(
+            "UPDATE fleet_nodes SET last_seen_at = now() + interval '2 hours' WHERE name = 'edge-01'",
+        )
+        .unwrap();
 }
 
 #[test]

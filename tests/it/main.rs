@@ -13,6 +13,7 @@ mod control_plane;
 mod defaults;
 mod diagnose;
 mod doctor;
+mod edges;
 mod explain;
 mod fail_safely;
 mod faults;
