@@ -8,6 +8,7 @@ mod bounded;
 mod cli;
 mod clock;
 mod closed_world;
+mod closed_world_property;
 mod connect;
 mod control_plane;
 mod defaults;
