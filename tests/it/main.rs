@@ -22,6 +22,7 @@ mod layers;
 mod libpq_diff;
 mod markdown;
 mod metrics;
+mod pooler;
 mod regions;
 mod sandbox;
 mod schema;
