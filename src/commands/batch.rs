@@ -9,8 +9,8 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::db::session::Session;
 use anyhow::{Context as _, Result};
-use postgres::Client;
 
 use super::Context;
 use super::fail_safely::{execute, refuse_without_terminal, request_from};
@@ -85,7 +85,7 @@ fn skipped(deployment: &str) -> BatchItem {
 /// request (dry run, the plan's expectations). Stops at the first refusal
 /// or error unless `keep_going`, and at Ctrl-C.
 fn run_each(
-    client: &mut Client,
+    client: &mut Session,
     requests: &[Request],
     keep_going: bool,
     planning: bool,
@@ -169,7 +169,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
 /// each with its plan's path and fingerprint required.
 fn confirm_and_apply(
     ctx: &Context,
-    client: &mut Client,
+    client: &mut Session,
     requests: &[Request],
     args: &FailSafelyArgs,
     terminal: bool,

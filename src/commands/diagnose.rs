@@ -22,7 +22,7 @@ pub struct Diagnosis {
 /// Reads `deployment` (id or prefix) inside one REPEATABLE READ READ ONLY
 /// transaction and assesses it.
 pub fn diagnose(
-    client: &mut postgres::Client,
+    client: &mut crate::db::session::Session,
     schema: &db::sql::Schema,
     deployment: &str,
     events_limit: Option<usize>,

@@ -5,8 +5,8 @@
 
 use std::io::IsTerminal;
 
+use crate::db::session::Session;
 use anyhow::Result;
-use postgres::Client;
 
 use super::Context;
 use crate::cli::{ExpectedPath, FailSafelyArgs};
@@ -52,7 +52,7 @@ pub fn request_from(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> R
 
 /// The transition, with each retry shown to the operator; a lock timeout
 /// names the session that holds the locks.
-pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
+pub fn execute(client: &mut Session, request: &Request) -> Result<Outcome> {
     transition::execute(client, request, &mut |retry| ui::note(retry))
         .map_err(|err| name_lock_holders(client, request, err))
 }
@@ -60,7 +60,7 @@ pub fn execute(client: &mut Client, request: &Request) -> Result<Outcome> {
 /// `db::transition` turns a lock timeout into its conflict sentence
 /// ("another transaction holds deployment …"); add who that is, from
 /// pg_stat_activity, when it can be found.
-fn name_lock_holders(client: &mut Client, request: &Request, err: anyhow::Error) -> anyhow::Error {
+fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error) -> anyhow::Error {
     let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
         && err
             .to_string()
@@ -96,7 +96,7 @@ fn shell_word(word: &str) -> String {
 /// the current fingerprint and findings are read now (one read-only
 /// snapshot, as diagnose).
 fn complete(
-    client: &mut Client,
+    client: &mut Session,
     request: &Request,
     args: &FailSafelyArgs,
     mut outcome: Outcome,

@@ -16,10 +16,11 @@ pub mod watch;
 
 use std::time::Duration;
 
+use crate::db::session::Session;
 use anyhow::Result;
-use postgres::Client;
 
 use crate::cli::{Cli, Command, GlobalArgs};
+use crate::db;
 use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
@@ -62,18 +63,18 @@ impl Context {
     /// A session with the session settings every command runs under. A
     /// failure to connect is of kind `connection_failed`, and says so when
     /// nothing at all was configured.
-    pub fn connect(&self, lock_timeout: Duration) -> Result<Client> {
+    pub fn connect(&self, lock_timeout: Duration) -> Result<Session> {
         let settings = self.settings()?;
         settings
             .connect(lock_timeout)
             .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
     }
 
-    /// A session for a command that takes no row locks on purpose.
-    pub fn connect_for_reading(&self) -> Result<Client> {
-        self.settings()?
-            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
-            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
+    /// A session for a command that takes no row locks on purpose: its
+    /// transactions wait for a lock (a migration's, say) no longer than the
+    /// default lock timeout.
+    pub fn connect_for_reading(&self) -> Result<Session> {
+        self.connect(connect::DEFAULT_LOCK_TIMEOUT)
     }
 
     /// The one region a command acts on, when `--service` names it.
@@ -83,12 +84,12 @@ impl Context {
 
     /// A reading session with one region: the connection service
     /// `region`, and nothing of a database URL.
-    pub fn connect_to_region(&self, region: &str) -> Result<Client> {
+    pub fn connect_to_region(&self, region: &str) -> Result<Session> {
         let mut options = self.global.connect_options();
         options.database_url = None;
         options.service = Some(region.to_string());
         settings_with(&options, &format!("{region}: "))?
-            .connect_for_reading(connect::DEFAULT_LOCK_TIMEOUT)
+            .connect(connect::DEFAULT_LOCK_TIMEOUT)
             .map_err(|err| exit::tag(err, ErrorKind::ConnectionFailed))
     }
 }
@@ -170,20 +171,31 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::History(args) => history::run(&ctx, args),
     };
     result.map_err(|err| match reader {
-        Some((doing, rerun)) => exit::explain_lost(
-            err,
-            Lost {
-                doing: &doing,
-                written: ". This command only reads: nothing was written",
-                next: &exit::rerun_when_up(&rerun),
-            },
-        ),
+        Some((doing, rerun)) => {
+            let err = exit::explain_lost(
+                err,
+                Lost {
+                    doing: &doing,
+                    written: ". This command only reads: nothing was written",
+                    next: &exit::rerun_when_up(&rerun),
+                },
+            );
+            db::errors::explain(
+                err,
+                db::errors::Doing {
+                    what: &doing,
+                    written: "This command only reads: nothing was written",
+                    rerun: &rerun,
+                },
+            )
+        }
         None => err,
     })
 }
 
 /// For the commands that only read: what they were doing and how to rerun
-/// them (`fail-safely` and `wait` explain a lost connection themselves).
+/// them (`fail-safely` explains its own errors; `wait` says more of a lost
+/// connection itself first).
 fn read_only_command(command: &Command) -> Option<(String, String)> {
     let tool = "pushleft-controller";
     match command {
@@ -200,6 +212,10 @@ fn read_only_command(command: &Command) -> Option<(String, String)> {
         Command::History(_) => Some((
             "listing the operators' actions".into(),
             format!("{tool} history"),
+        )),
+        Command::Wait(args) => Some((
+            "waiting for the deployment".into(),
+            format!("{tool} wait {}", args.deployment),
         )),
         _ => None,
     }

@@ -5,8 +5,8 @@
 //! region that cannot be read is reported while the others are shown, and
 //! the command then exits 1 (the view is incomplete).
 
+use crate::db::session::Session;
 use anyhow::Result;
-use postgres::Client;
 
 use super::Context;
 use crate::db::connect::service_names;
@@ -42,7 +42,7 @@ pub fn requested(ctx: &Context, all_services: bool) -> Result<Option<Vec<String>
 pub fn read_all<T: Send>(
     ctx: &Context,
     regions: &[String],
-    read: &(dyn Fn(&mut Client) -> Result<T> + Sync),
+    read: &(dyn Fn(&mut Session) -> Result<T> + Sync),
 ) -> Vec<(String, Result<T>)> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = regions

@@ -2,8 +2,8 @@
 //! `job_lease_orphaned`, with the triage a big incident needs (filters,
 //! order, groups, a limit). Reports, never acts.
 
+use crate::db::session::Session;
 use anyhow::Result;
-use postgres::Client;
 
 use super::Context;
 use super::regions;
@@ -139,7 +139,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
     }
 }
 
-fn scan(ctx: &Context, client: &mut Client, args: &StuckArgs) -> Result<StuckReport> {
+fn scan(ctx: &Context, client: &mut Session, args: &StuckArgs) -> Result<StuckReport> {
     stuck::scan(
         client,
         ctx.schema(),

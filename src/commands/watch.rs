@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
+use crate::db::session::Session;
 use anyhow::Result;
 use chrono::Utc;
-use postgres::Client;
 use serde::Serialize;
 
 use super::Context;
@@ -17,7 +17,7 @@ const MIN_INTERVAL: Duration = Duration::from_secs(1);
 
 /// How a watched command reads and shows one refresh.
 pub struct Watched<'a, T> {
-    pub read: &'a mut dyn FnMut(&mut Client) -> Result<T>,
+    pub read: &'a mut dyn FnMut(&mut Session) -> Result<T>,
     pub text: &'a dyn Fn(&T) -> String,
 }
 
@@ -37,7 +37,7 @@ pub fn watch<T: Serialize>(
     let every = crate::duration::human(interval.as_secs() as i64);
     let terminal = ctx.output.interactive && !ctx.output.json();
     let mut screen = Screen::default();
-    let mut client: Option<Client> = None;
+    let mut client: Option<Session> = None;
     let (mut last_text, mut last_read) = (String::new(), None);
     let mut refresh = 0u64;
     loop {

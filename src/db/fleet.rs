@@ -6,12 +6,11 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow};
 use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::ToSql;
-use postgres::{Client, GenericClient};
 
 use super::columns::Columns;
-use super::session::{self, OneStatement, RanWith, settings_of};
+use super::session::Session;
 use super::snapshot::{node_from, read_info};
-use super::sql::{self, Schema};
+use super::sql::{self, Conn, Schema};
 use crate::duration::millis;
 use crate::model::NodeStatus;
 use crate::model::fleet::{FleetList, FleetNode, FleetScanInfo};
@@ -24,23 +23,23 @@ pub struct FleetFilter {
     pub stale_only: bool,
 }
 
-/// The fleet as of one instant: one statement, one round trip after
-/// connecting (`session::read_in_one_statement`). The rows are made into
-/// nodes as they arrive, so a fleet of 50,000 is never held twice.
+/// The fleet as of one instant: one statement in a pinned read-only
+/// transaction (`Session::read`). The rows are made into nodes as they
+/// arrive, so a fleet of 50,000 is never held twice.
 pub fn list(
-    client: &mut Client,
+    session: &mut Session,
     schema: &Schema,
     filter: &FleetFilter,
     stale_after: Duration,
 ) -> Result<FleetList> {
-    session::read_in_one_statement(
-        client,
-        &mut FleetRead {
+    session.read(|tx| {
+        FleetRead {
             schema,
             filter,
             stale_after,
-        },
-    )
+        }
+        .run(tx)
+    })
 }
 
 struct FleetRead<'a> {
@@ -49,10 +48,8 @@ struct FleetRead<'a> {
     stale_after: Duration,
 }
 
-impl OneStatement for FleetRead<'_> {
-    type Output = FleetList;
-
-    fn run(&mut self, client: &mut impl GenericClient) -> Result<(FleetList, RanWith)> {
+impl FleetRead<'_> {
+    fn run(&self, client: &mut impl Conn) -> Result<FleetList> {
         let status = self.filter.status.as_ref().map(NodeStatus::as_str);
         let stale_after = millis(self.stale_after);
         let statement = &sql::fleet::LIST;
@@ -72,7 +69,7 @@ impl OneStatement for FleetRead<'_> {
             .context("listing the fleet's nodes (sql/fleet/list.sql)")?
         {
             if first.is_none() {
-                first = Some((settings_of(&row)?, read_info(&row)?));
+                first = Some(read_info(&row)?);
             }
             // The one row of an empty fleet has no node.
             if row.col::<Option<uuid::Uuid>>("id")?.is_none() {
@@ -86,8 +83,7 @@ impl OneStatement for FleetRead<'_> {
                 instances: row.col("instances")?,
             });
         }
-        let (ran_with, server) =
-            first.ok_or_else(|| anyhow!("sql/fleet/list.sql returned no row"))?;
+        let server = first.ok_or_else(|| anyhow!("sql/fleet/list.sql returned no row"))?;
         let list = FleetList {
             regions: None,
             nodes,
@@ -98,6 +94,6 @@ impl OneStatement for FleetRead<'_> {
                 stale_after_seconds: self.stale_after.as_secs(),
             },
         };
-        Ok((list, ran_with))
+        Ok(list)
     }
 }

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use postgres::{Client, Row};
+use postgres::Row;
 use uuid::Uuid;
 
-use super::session::with_snapshot;
+use super::session::{Session, with_snapshot};
 use super::sql::{self, Schema};
 use crate::duration::millis;
 use crate::model::BreakGlassPath;
@@ -76,12 +76,12 @@ fn action_from(row: &Row) -> OperatorAction {
 
 /// The newest `limit` actions that pass `filter`.
 pub fn list(
-    client: &mut Client,
+    session: &mut Session,
     schema: &Schema,
     filter: &HistoryFilter,
     limit: usize,
 ) -> Result<History> {
-    with_snapshot(client, |tx, now| {
+    with_snapshot(session, |tx, now| {
         // One row more than asked: whether the list was cut.
         let fetch = i64::try_from(limit).unwrap_or(i64::MAX).saturating_add(1);
         let rows = sql::history::OPERATOR_ACTIONS

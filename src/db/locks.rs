@@ -2,8 +2,8 @@
 //! the session instead of only saying that there is one.
 
 use anyhow::{Context, Result};
-use postgres::Client;
 
+use super::session::Session;
 use super::sql::{self, Schema};
 
 /// A session holding row locks on the tables fail-safely locks.
@@ -19,10 +19,13 @@ pub struct LockHolder {
 }
 
 /// The candidates, longest open first (at most three).
-pub fn holders(client: &mut Client, schema: &Schema) -> Result<Vec<LockHolder>> {
-    let rows = sql::fail_safely::LOCK_HOLDERS
-        .query_catalog(client, &[&schema.name()])
-        .context("looking up who holds the locks (sql/fail_safely/30_lock_holders.sql)")?;
+/// In a pinned read-only transaction of its own, like every read.
+pub fn holders(session: &mut Session, schema: &Schema) -> Result<Vec<LockHolder>> {
+    let rows = session.read(|tx| {
+        sql::fail_safely::LOCK_HOLDERS
+            .query_catalog(tx, &[&schema.name()])
+            .context("looking up who holds the locks (sql/fail_safely/30_lock_holders.sql)")
+    })?;
     Ok(rows
         .iter()
         .map(|row| LockHolder {

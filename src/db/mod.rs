@@ -6,6 +6,7 @@
 pub mod columns;
 pub mod connect;
 pub mod doctor;
+pub mod errors;
 pub mod fleet;
 pub mod history;
 pub mod locks;

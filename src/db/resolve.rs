@@ -2,8 +2,8 @@
 //! least 4 hex digits (as Nomad does). The prefix becomes a UUID range so the
 //! lookup is an index range scan, not a text LIKE over every id.
 
+use crate::db::sql::Conn;
 use anyhow::{Context, Result};
-use postgres::GenericClient;
 use uuid::Uuid;
 
 use crate::db::sql::{self, Schema};
@@ -74,7 +74,7 @@ pub fn range(text: &str) -> Result<(Uuid, Uuid, Option<String>)> {
 
 /// Resolves an id or prefix to exactly one existing deployment: unknown is
 /// exit 3, an ambiguous prefix exit 2 with the candidates.
-pub fn resolve(client: &mut impl GenericClient, schema: &Schema, text: &str) -> Result<Uuid> {
+pub fn resolve(client: &mut impl Conn, schema: &Schema, text: &str) -> Result<Uuid> {
     let (low, high, prefix) = range(text)?;
     let rows = sql::RESOLVE_DEPLOYMENT
         .query(client, schema, &[&low, &high])

@@ -7,12 +7,13 @@
 //! ([`load_locked`]), and decides from that.
 
 use anyhow::{Context, Result, anyhow};
-use postgres::{Client, GenericClient, Row};
+use postgres::Row;
 use uuid::Uuid;
 
 use super::columns::{Columns, json_rows};
-use super::sql::{Schema, diagnose, fail_safely};
-use super::{resolve, session};
+use super::resolve;
+use super::session::Session;
+use super::sql::{Conn, Schema, diagnose, fail_safely};
 use crate::exit;
 use crate::model::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
@@ -20,30 +21,27 @@ use crate::model::{
 };
 
 /// Reads one deployment (id or prefix) in one read-only snapshot: one
-/// statement, one round trip after connecting when the session allows
-/// (`session::read_in_one_statement`). `events_limit` keeps only the last
+/// statement in a pinned transaction (`Session::read`). `events_limit` keeps only the last
 /// N events (the count of all is always read). Not found is exit 3, an
 /// ambiguous prefix exit 2.
 pub fn read(
-    client: &mut Client,
+    session: &mut Session,
     schema: &Schema,
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
     let (low, high, prefix) = resolve::range(deployment)?;
     let limit = limit(events_limit);
-    let row = session::read_in_one_statement(
-        client,
-        &mut session::OneRow {
-            schema,
-            statement: &diagnose::SNAPSHOT,
-            values: &[&low, &high, &limit],
-        },
-    )
-    .map_err(|err| match err.downcast::<postgres::Error>() {
-        Ok(pg) => resolve::missing_table(pg, schema),
-        Err(other) => other,
-    })?;
+    let row = session
+        .read(|tx| {
+            diagnose::SNAPSHOT
+                .query_one(tx, schema, &[&low, &high, &limit])
+                .context("reading (sql/diagnose/snapshot.sql)")
+        })
+        .map_err(|err| match err.downcast::<postgres::Error>() {
+            Ok(pg) => resolve::missing_table(pg, schema),
+            Err(other) => other,
+        })?;
     let candidates: Vec<Uuid> = row
         .try_get("candidates")
         .context("reading the candidates")?;
@@ -55,7 +53,7 @@ pub fn read(
 /// locking, in this order, the deployment, its jobs and its instances
 /// `FOR UPDATE`. Not found is exit 3.
 pub fn load_locked(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     id: Uuid,
     events_limit: Option<usize>,

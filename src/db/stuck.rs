@@ -4,13 +4,12 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
-use postgres::Client;
+use anyhow::{Context, Result};
 use postgres::types::ToSql;
 use uuid::Uuid;
 
 use super::columns::{Columns, json_rows};
-use super::session::{self, OneRow};
+use super::session::Session;
 use super::snapshot::read_info;
 use super::sql::{self, Schema};
 use crate::decide::scan;
@@ -80,31 +79,29 @@ fn orphaned_lease(row: &impl Columns) -> Result<OrphanedLease> {
     })
 }
 
-/// Both scans in one statement, read-only: one instant, one round trip
-/// after connecting (`session::read_in_one_statement`).
+/// Both scans in one statement, in one pinned read-only transaction
+/// (`Session::read`): one instant. On a schema without the indexes the
+/// first statement probes, it reads nothing and the variant that reads
+/// every table once runs in the same snapshot.
 pub fn scan(
-    client: &mut Client,
+    session: &mut Session,
     schema: &Schema,
     thresholds: StuckThresholds,
 ) -> Result<StuckReport> {
     let stuck_after = millis(thresholds.stuck_after);
     let grace = millis(thresholds.grace);
     let values: [&(dyn ToSql + Sync); 3] = [&stuck_after, &grace, &schema.name()];
-    let read = |client: &mut Client, statement| {
-        session::read_in_one_statement(
-            client,
-            &mut OneRow {
-                schema,
-                statement,
-                values: &values,
-            },
-        )
-    };
-    let mut row = read(client, &sql::stuck::SCAN)?;
-    if !row.col::<bool>("indexed")? {
-        // It read nothing: without its indexes each probe would be a scan.
-        row = read(client, &sql::stuck::SCAN_WITHOUT_INDEXES)?;
-    }
+    let row = session.read(|tx| {
+        let row = sql::stuck::SCAN
+            .query_one(tx, schema, &values)
+            .context("scanning (sql/stuck/scan.sql)")?;
+        if row.col::<bool>("indexed")? {
+            return Ok(row);
+        }
+        sql::stuck::SCAN_WITHOUT_INDEXES
+            .query_one(tx, schema, &values)
+            .context("scanning (sql/stuck/scan_without_indexes.sql)")
+    })?;
     let server = read_info(&row)?;
     let deployments: Option<serde_json::Value> = row.col("stuck_rows")?;
     let leases: Option<serde_json::Value> = row.col("orphaned_rows")?;

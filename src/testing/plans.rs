@@ -3,8 +3,8 @@
 //! for the server to JIT-compile it (the benchmark at production size in
 //! both table states, and a test on a small set, hold us to it).
 
+use crate::db::sql::Conn;
 use anyhow::{Context, Result};
-use postgres::GenericClient;
 use postgres::types::ToSql;
 use serde_json::Value;
 use uuid::Uuid;
@@ -103,7 +103,7 @@ fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync>
 /// for `deployment`; a statement with optional parameters twice, with them
 /// absent and present.
 pub fn explain_all(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     deployment: Uuid,
 ) -> Result<Vec<PlanCheck>> {
@@ -137,6 +137,7 @@ pub fn explain_all(
                 statement.path.to_string()
             };
             let row = client
+                .client()
                 .query_typed(
                     &format!("EXPLAIN (FORMAT JSON) {}", statement.sql(schema)),
                     &params,

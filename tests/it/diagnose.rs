@@ -2,7 +2,8 @@
 
 use postgres::error::SqlState;
 use pushleft_controller::commands::diagnose;
-use pushleft_controller::db::session;
+use pushleft_controller::db::session::{self, Session};
+use pushleft_controller::db::sql::Conn;
 use pushleft_controller::db::sql::Schema;
 use pushleft_controller::decide::Policy;
 use uuid::Uuid;
@@ -278,17 +279,15 @@ fn exit_codes_for_ids() {
 #[test]
 fn the_snapshot_is_one_read_only_statement() {
     let db = TestDb::scenarios();
-    // The binary's session makes the statement alone a read-only
-    // REPEATABLE READ transaction; a session opened without those defaults
-    // (this plain client, as through a pooler that drops startup options)
-    // reads in an explicit one instead, with the same result.
+    // The binary reads in a transaction that states REPEATABLE READ, READ
+    // ONLY itself; through the library the same, with the same result.
     let fast = db.run(&["diagnose", &scenario(1), "-o", "json"]);
     fast.assert_code(0);
     let fast = fast.json();
     assert_eq!(fast["snapshot"]["isolation"], "repeatable read");
     assert_eq!(fast["snapshot"]["read_only"], true);
-    let mut client = db.client();
-    let read = |client: &mut postgres::Client| {
+    let mut client = Session::from(db.client());
+    let read = |client: &mut Session| {
         diagnose::diagnose(
             client,
             &Schema::public(),
@@ -307,7 +306,7 @@ fn the_snapshot_is_one_read_only_statement() {
         .query_one("SELECT current_setting('transaction_read_only')", &[])
         .unwrap()
         .get(0);
-    assert_eq!(in_a_transaction, "off", "the fallback's transaction ended");
+    assert_eq!(in_a_transaction, "off", "the read's transaction ended");
     let mut other = db.client();
     other
         .batch_execute(&format!(
@@ -330,9 +329,10 @@ fn the_snapshot_is_one_read_only_statement() {
 #[test]
 fn the_diagnosis_transaction_refuses_writes() {
     let db = TestDb::scenarios();
-    let mut client = db.client();
+    let mut client = Session::from(db.client());
     let mut tx = session::read_only(&mut client).unwrap();
     let err = tx
+        .client()
         // Qualified: the transaction's search path holds no user schema.
         .execute("UPDATE public.deployments SET status = 'failed'", &[])
         .expect_err("a write inside diagnose's transaction");

@@ -2,6 +2,7 @@
 //! protecting triggers or with an incompatible schema, never writes.
 
 use pushleft_controller::db::schema_check::{self, AllowedTriggers};
+use pushleft_controller::db::session::{Session, Terms};
 use pushleft_controller::db::sql::Schema;
 
 use crate::support::{Run, TestDb};
@@ -85,7 +86,8 @@ fn doctor_fails_without_the_protecting_triggers() {
     assert!(!report.protecting_triggers_ok());
     assert!(report.schema_ok());
     assert_eq!(report.problems().len(), 2, "{:?}", report.problems());
-    let mut tx = client.transaction().unwrap();
+    let mut client = Session::from(client);
+    let mut tx = client.begin(Terms::Snapshot).unwrap();
     assert!(
         !schema_check::check(&mut tx, &Schema::public(), &AllowedTriggers::default())
             .unwrap()

@@ -4,6 +4,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use pushleft_controller::db::schema_check::AllowedTriggers;
+use pushleft_controller::db::session::Session;
 use pushleft_controller::db::sql::Schema;
 use pushleft_controller::db::transition::{self as fail_safely, Audit, Request};
 use pushleft_controller::decide::Policy;
@@ -537,7 +538,7 @@ fn a_concurrent_dispatcher_never_ends_failed_with_earlier_dispatch() {
                 (changed, seen)
             })
         };
-        let mut client = db.client();
+        let mut client = Session::from(db.client());
         barrier.wait();
         std::thread::sleep(Duration::from_micros((i as u64 * 251) % 3_000));
         let outcome = fail_safely::execute(

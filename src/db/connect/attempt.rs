@@ -13,7 +13,6 @@ use postgres::config::SslMode as CrateSslMode;
 use super::hosts::{BadPort, HostSpec, Kind};
 use super::verify::{NameCheck, Recorder};
 use super::{Reached, SessionAttrs, Settings, SslMode, Transport};
-use crate::db::sql;
 
 /// What became of a host or an address.
 pub(super) enum Outcome {
@@ -146,13 +145,15 @@ impl Settings {
         };
         let place = describe_addr(host, &addr, port);
         match result {
-            Ok((mut client, reached)) => match session_mismatch(&mut client, want) {
-                None => Outcome::Connected(Box::new(client), reached),
-                Some(why) => Outcome::NextHost(format!(
-                    "{place}: {why} (target_session_attrs). Next step: check the hosts and \
+            Ok((mut client, reached)) => {
+                match session_mismatch(&mut client, want, self.statement_timeout) {
+                    None => Outcome::Connected(Box::new(client), reached),
+                    Some(why) => Outcome::NextHost(format!(
+                        "{place}: {why} (target_session_attrs). Next step: check the hosts and \
                      target_session_attrs"
-                )),
-            },
+                    )),
+                }
+            }
             Err(f) if f.unreachable() => {
                 Outcome::NextAddress(format!("{place}: {}", self.sentence(&f, host)))
             }
@@ -345,16 +346,24 @@ fn run_with_deadline(
 }
 
 /// Why this session does not suit `want` (libpq's wording), if it does
-/// not.
-fn session_mismatch(client: &mut Client, want: SessionAttrs) -> Option<&'static str> {
+/// not. The check runs in a pinned transaction of its own
+/// (`db::session::session_attrs`): nothing runs unpinned, not even here.
+fn session_mismatch(
+    client: &mut Client,
+    want: SessionAttrs,
+    statement_timeout: std::time::Duration,
+) -> Option<&'static str> {
     if want == SessionAttrs::Any {
         return None;
     }
-    let (read_only, standby): (bool, bool) =
-        match sql::connect::SESSION_ATTRS.query_catalog_one(client, &[]) {
-            Ok(row) => (row.get("read_only"), row.get("standby")),
-            Err(_) => return Some("could not check target_session_attrs"),
-        };
+    let timeouts = crate::db::session::Timeouts {
+        statement: statement_timeout,
+        ..Default::default()
+    };
+    let (read_only, standby) = match crate::db::session::session_attrs(client, &timeouts) {
+        Ok(attrs) => attrs,
+        Err(_) => return Some("could not check target_session_attrs"),
+    };
     match want {
         SessionAttrs::ReadWrite if read_only => Some("session is read-only"),
         SessionAttrs::ReadOnly if !read_only => Some("session is not read-only"),

@@ -12,65 +12,39 @@ use postgres::{Client, Config};
 use super::attempt::Outcome;
 use super::hosts::HostSpec;
 use super::{APPLICATION_NAME, Reached, SessionAttrs, Settings};
-
-/// The startup options of a reading session (a backslash keeps the space
-/// in the value).
-const READ_ONLY_DEFAULTS: &str =
-    " -c default_transaction_read_only=on -c default_transaction_isolation=repeatable\\ read";
+use crate::db::session::{Session, Timeouts};
 
 impl Settings {
-    /// The `-c` options every session starts with: `statement_timeout`,
-    /// `lock_timeout` and `idle_in_transaction_session_timeout`, and the
-    /// session hygiene of SPEC step 9, `search_path=pg_catalog,pg_temp`
-    /// and `jit=off` (ours win over any `options=` / `PGOPTIONS`, which stay
-    /// in force otherwise). A pooler may drop startup options: every
-    /// transaction sets and checks the hygiene again
-    /// (`db::session::harden`), and `doctor` says when they were dropped.
-    /// `session_replication_role` is not set here (only a superuser may):
-    /// it is checked instead, and the tool refuses unless it is `origin`.
-    pub fn session_options(&self, lock_timeout: Duration) -> String {
-        let ours = format!(
-            "-c statement_timeout={} -c lock_timeout={} -c idle_in_transaction_session_timeout={} \
-             -c search_path=pg_catalog,pg_temp -c jit=off",
-            self.statement_timeout.as_millis(),
-            lock_timeout.as_millis(),
-            self.idle_in_transaction_timeout.as_millis()
-        );
-        match &self.options {
-            Some(theirs) if !theirs.trim().is_empty() => format!("{theirs} {ours}"),
-            _ => ours,
+    /// The startup `options` sent: exactly the user's own (`options=` in
+    /// the URL, `PGOPTIONS`), as psql sends them, and none of the tool's.
+    /// A pooler may refuse the parameter (pgbouncer's default) or drop it,
+    /// so nothing the tool needs travels there: every transaction states
+    /// its terms and pins its settings itself (`db::session::begin`).
+    pub fn session_options(&self) -> String {
+        self.options.clone().unwrap_or_default()
+    }
+
+    /// The limits every transaction of a session sets for itself, with the
+    /// command's own `lock_timeout` for its row locks.
+    pub fn timeouts(&self, lock_timeout: Duration) -> Timeouts {
+        Timeouts {
+            statement: self.statement_timeout,
+            lock: lock_timeout,
+            idle_in_transaction: self.idle_in_transaction_timeout,
         }
     }
 
-    /// Opens a session with the session settings of SPEC.md "Connecting".
+    /// Opens a session with the session settings of README "Connecting".
     /// `lock_timeout` is the one a command wants for its row locks.
-    pub fn connect(&self, lock_timeout: Duration) -> Result<Client> {
+    pub fn connect(&self, lock_timeout: Duration) -> Result<Session> {
         self.connect_reporting(lock_timeout)
-            .map(|(client, _)| client)
-    }
-
-    /// A session for commands that only read: [`Settings::connect`] whose
-    /// transactions are `REPEATABLE READ READ ONLY` by default, so a read
-    /// that is one statement needs no BEGIN and no COMMIT, one round trip
-    /// in all (`db::session::read_in_one_statement` checks that the
-    /// defaults took). Not with `target_session_attrs=read-write` or
-    /// `read-only`: libpq decides those by `transaction_read_only`, which
-    /// these defaults would change; such sessions read in an explicit
-    /// transaction instead.
-    pub fn connect_for_reading(&self, lock_timeout: Duration) -> Result<Client> {
-        let mut options = self.session_options(lock_timeout);
-        if !matches!(
-            self.session_attrs,
-            SessionAttrs::ReadWrite | SessionAttrs::ReadOnly
-        ) {
-            options.push_str(READ_ONLY_DEFAULTS);
-        }
-        self.connect_with(&options).map(|(client, _)| client)
+            .map(|(session, _)| session)
     }
 
     /// [`Settings::connect`], and the server it really reached.
-    pub fn connect_reporting(&self, lock_timeout: Duration) -> Result<(Client, Reached)> {
-        self.connect_with(&self.session_options(lock_timeout))
+    pub fn connect_reporting(&self, lock_timeout: Duration) -> Result<(Session, Reached)> {
+        let (client, reached) = self.connect_with(&self.session_options())?;
+        Ok((Session::new(client, self.timeouts(lock_timeout)), reached))
     }
 
     fn connect_with(&self, options: &str) -> Result<(Client, Reached)> {
@@ -103,10 +77,12 @@ impl Settings {
             .user(&self.user)
             .dbname(&self.dbname)
             .application_name(APPLICATION_NAME)
-            .options(options)
             .channel_binding(self.channel_binding);
         if let Some((password, _)) = &host.password {
             config.password(password);
+        }
+        if !options.trim().is_empty() {
+            config.options(options);
         }
         let k = &self.keepalives;
         config.keepalives(!k.off);
@@ -128,23 +104,15 @@ impl Settings {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use crate::db::connect::test_support::resolve;
 
     #[test]
-    fn session_options_keep_the_urls_and_put_ours_last() {
+    fn only_the_users_own_options_are_sent() {
         let s = resolve(Some("host=h options='-c search_path=cp'"), &[]).unwrap();
-        assert_eq!(
-            s.session_options(Duration::from_secs(5)),
-            "-c search_path=cp -c statement_timeout=30000 -c lock_timeout=5000 \
-             -c idle_in_transaction_session_timeout=60000 \
-             -c search_path=pg_catalog,pg_temp -c jit=off"
-        );
+        assert_eq!(s.session_options(), "-c search_path=cp");
         let s = resolve(Some("host=h"), &[("PGOPTIONS", "-c work_mem=8MB")]).unwrap();
-        assert!(
-            s.session_options(Duration::from_secs(5))
-                .starts_with("-c work_mem=8MB -c")
-        );
+        assert_eq!(s.session_options(), "-c work_mem=8MB");
+        let s = resolve(Some("host=h"), &[]).unwrap();
+        assert_eq!(s.session_options(), "");
     }
 }

@@ -5,8 +5,8 @@
 //! the exact `CREATE INDEX CONCURRENTLY` that adds it without blocking
 //! writes.
 
+use crate::db::session::Pinned;
 use anyhow::Result;
-use postgres::Transaction;
 
 use super::{Checks, Status};
 use crate::db::sql::{self, Schema};
@@ -82,11 +82,7 @@ pub fn expected_indexes(schema_sql: &str) -> Vec<ExpectedIndex> {
 }
 
 /// The `indexes` check.
-pub(super) fn indexes(
-    tx: &mut Transaction<'_>,
-    schema: &Schema,
-    checks: &mut Checks,
-) -> Result<()> {
+pub(super) fn indexes(tx: &mut Pinned<'_>, schema: &Schema, checks: &mut Checks) -> Result<()> {
     let expected = expected_indexes(sql::scripts::SCHEMA.text);
     let mut missing = Vec::new();
     for index in &expected {

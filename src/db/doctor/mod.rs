@@ -13,10 +13,9 @@
 //! session settings in force).
 
 use anyhow::{Context, Result};
-use postgres::Transaction;
 use serde::Serialize;
 
-use super::session::apply_hygiene;
+use super::session::{Pinned, Terms};
 use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings, SslMode, Target};
 use crate::decide::triggers::AllowedTriggers;
@@ -126,10 +125,10 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
                     to.user
                 ),
             );
+            // Pinned like every transaction of the tool, but what is in
+            // force is reported by the session check, not refused here.
             let result = client
-                .build_transaction()
-                .read_only(true)
-                .start()
+                .begin_unchecked(Terms::Snapshot)
                 .context("starting a read-only transaction")
                 .and_then(|mut tx| {
                     let result = in_transaction(&mut tx, settings, &mut to, expect, &mut checks);
@@ -160,15 +159,23 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
 }
 
 fn in_transaction(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     settings: &Settings,
     reached: &mut Reached,
     expect: &Expect,
     checks: &mut Checks,
 ) -> Result<()> {
-    // The same hygiene as every transaction of the tool; what it finds is
-    // reported by the session check, not refused here.
-    let hygiene = apply_hygiene(tx)?;
+    // Settings that did not take: report them and run nothing else under
+    // them.
+    let timeouts = settings.timeouts(connect::DEFAULT_LOCK_TIMEOUT);
+    if let Some(why) = tx.in_force().mismatch(Terms::Snapshot, &timeouts) {
+        let pinned = tx.in_force();
+        let shown = ["session_replication_role", "search_path", "jit"]
+            .map(|name| format!("{name}={}", pinned.value(name)))
+            .join(", ");
+        checks.push("session", Status::Fail, format!("{shown}; {why}"));
+        return Ok(());
+    }
     tls(tx, settings, reached, checks)?;
     server(tx, checks)?;
     recovery(tx, checks)?;
@@ -183,5 +190,5 @@ fn in_transaction(
     }
     schema(tx, expect, checks)?;
     indexes::indexes(tx, &expect.schema, checks)?;
-    session(tx, settings, &hygiene, checks)
+    session(tx, settings, reached, checks)
 }

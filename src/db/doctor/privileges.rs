@@ -1,8 +1,8 @@
 //! The privileges fail-safely needs: assuming `--role`, reading every
 //! table, writing the two tables it writes.
 
+use crate::db::session::Pinned;
 use anyhow::Result;
-use postgres::Transaction;
 
 use super::{Checks, Status};
 use crate::db::schema_check;
@@ -10,7 +10,7 @@ use crate::db::sql::{self, Schema};
 
 /// Whether `role` can be assumed (inside a savepoint, undone either way).
 pub(super) fn assume_role(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     session_user: &str,
     role: &str,
     checks: &mut Checks,
@@ -47,7 +47,7 @@ pub(super) fn assume_role(
 
 /// Whether `current_user` may read every table; returns the tables present.
 pub(super) fn read_privileges(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     schema: &Schema,
     current_user: &str,
     checks: &mut Checks,
@@ -84,7 +84,7 @@ pub(super) fn read_privileges(
 }
 
 pub(super) fn write_privileges(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     schema: &Schema,
     writer: &str,
     checks: &mut Checks,

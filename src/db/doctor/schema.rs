@@ -2,14 +2,14 @@
 //! for the tables, the foreign keys, the protecting triggers and the other
 //! triggers and rules of the written tables.
 
+use crate::db::session::Pinned;
 use anyhow::Result;
-use postgres::Transaction;
 
 use super::{Checks, Expect, Status};
 use crate::db::schema_check::{self, SchemaReport};
 
 /// The schema check, as four lines of the report.
-pub(super) fn schema(tx: &mut Transaction<'_>, expect: &Expect, checks: &mut Checks) -> Result<()> {
+pub(super) fn schema(tx: &mut Pinned<'_>, expect: &Expect, checks: &mut Checks) -> Result<()> {
     let report = schema_check::check(tx, &expect.schema, &expect.allowed_triggers)?;
     tables(&report, expect, checks);
     foreign_keys(&report, checks);

@@ -1,8 +1,8 @@
 //! The connection's checks: TLS as reached, the server's version, primary
 //! or standby, and who the session is.
 
+use crate::db::session::Pinned;
 use anyhow::Result;
-use postgres::Transaction;
 
 use super::{Checks, Status};
 use crate::db::connect::{Reached, Settings, Transport, Verified};
@@ -13,7 +13,7 @@ const MIN_SERVER_VERSION: i32 = 130_000;
 
 /// TLS on the session reached: the server's view, and how the certificate was checked.
 pub(super) fn tls(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     settings: &Settings,
     reached: &mut Reached,
     checks: &mut Checks,
@@ -56,7 +56,7 @@ pub(super) fn tls(
     Ok(())
 }
 
-pub(super) fn server(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
+pub(super) fn server(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
     let row = sql::doctor::SERVER_VERSION.query_catalog_one(tx, &[])?;
     let (version, number): (String, i32) = (row.get("version"), row.get("number"));
     if number >= MIN_SERVER_VERSION {
@@ -71,7 +71,7 @@ pub(super) fn server(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()
     Ok(())
 }
 
-pub(super) fn recovery(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<()> {
+pub(super) fn recovery(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
     let row = sql::doctor::RECOVERY.query_catalog_one(tx, &[])?;
     let (standby, lag): (bool, Option<f64>) = (row.get("standby"), row.get("lag"));
     if standby {
@@ -97,7 +97,7 @@ pub(super) fn recovery(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<
 }
 
 /// session_user and current_user.
-pub(super) fn identity(tx: &mut Transaction<'_>, checks: &mut Checks) -> Result<(String, String)> {
+pub(super) fn identity(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<(String, String)> {
     let row = sql::doctor::IDENTITY.query_catalog_one(tx, &[])?;
     let (session_user, current_user, database): (String, String, String) = (
         row.get("session_user"),

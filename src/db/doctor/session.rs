@@ -1,13 +1,14 @@
-//! The session settings in force, against what the tool asked for.
+//! The session as the tool runs it: the settings every transaction pins
+//! (README, "Connecting"), the server's defaults that matter to
+//! fail-safely, and whether a pooler stands in between.
 
 use std::time::Duration;
 
 use anyhow::Result;
-use postgres::Transaction;
 
 use super::{Checks, Status};
-use crate::db::connect::{self, Settings};
-use crate::db::session::{Hygiene, SEARCH_PATH};
+use crate::db::connect::{self, Reached, Settings};
+use crate::db::session::{Pinned, SEARCH_PATH, origin};
 use crate::db::sql;
 
 /// A duration as the server's settings spell milliseconds.
@@ -15,14 +16,12 @@ fn millis(duration: Duration) -> String {
     crate::duration::millis(duration).to_string()
 }
 
-/// The session settings in force, against what the tool asked for at
-/// connection (the session's own values: the hygiene every transaction
-/// sets again is not what is checked here, but whether the startup options
-/// arrived).
+/// The settings in force in doctor's own pinned transaction (as in every
+/// transaction of the tool), the server's defaults and the pooler.
 pub(super) fn session(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     settings: &Settings,
-    hygiene: &Hygiene,
+    reached: &Reached,
     checks: &mut Checks,
 ) -> Result<()> {
     let expected = [
@@ -40,43 +39,114 @@ pub(super) fn session(
     let mut mismatched = Vec::new();
     for (name, want) in expected {
         let row = sql::doctor::SETTING.query_catalog_one(tx, &[&name])?;
-        let (setting, shown, session): (String, String, String) =
-            (row.get("setting"), row.get("shown"), row.get("reset_val"));
-        // The hygiene is set again in this transaction: what the session
-        // itself holds is what the startup options did.
-        let (value, shown) = if matches!(name, "search_path" | "jit") {
-            (session.replace(' ', ""), session)
-        } else {
-            (setting, shown)
-        };
+        let (setting, shown): (String, String) = (row.get("setting"), row.get("shown"));
         in_force.push(format!("{name}={shown}"));
-        if value != want {
+        if setting.replace(' ', "") != want {
             mismatched.push(name);
         }
     }
+    let pinned = tx.in_force();
     in_force.push(format!(
         "session_replication_role={}",
-        hygiene.session_replication_role
+        pinned.value("session_replication_role")
     ));
-    if let Some(why) = hygiene.refusal() {
+    match pinned.get("client_connection_check_interval") {
+        Some(check) => in_force.push(format!(
+            "client_connection_check_interval={}ms",
+            check.value
+        )),
+        None => in_force.push("client_connection_check_interval: not on this server".to_string()),
+    }
+    if mismatched.is_empty() {
         checks.push(
             "session",
-            Status::Fail,
-            format!("{}; {why}", in_force.join(", ")),
+            Status::Ok,
+            format!("{} (set in every transaction)", in_force.join(", ")),
         );
-    } else if mismatched.is_empty() {
-        checks.push("session", Status::Ok, in_force.join(", "));
     } else {
         checks.push(
             "session",
             Status::Warn,
             format!(
-                "{}; not as asked: {} (a connection pooler may drop startup options; every \
-                 transaction sets search_path and jit again itself)",
+                "{}; not as expected: {}",
                 in_force.join(", "),
                 mismatched.join(", ")
             ),
         );
     }
+    server_defaults(tx, checks);
+    pooler(tx, reached, checks);
     Ok(())
+}
+
+/// The defaults the server, the database or the role set: isolation is
+/// informational (every transaction states its own), a read-only default
+/// and `track_counts = off` make fail-safely refuse.
+fn server_defaults(tx: &Pinned<'_>, checks: &mut Checks) {
+    let pinned = tx.in_force();
+    let describe = |name: &str| match pinned.get(name) {
+        Some(setting) => format!("{name}={} (set {})", setting.value, origin(setting)),
+        None => format!("{name}: not reported"),
+    };
+    let mut problems = Vec::new();
+    if let Some(read_only) = pinned.get("default_transaction_read_only")
+        && read_only.value == "on"
+        && read_only.source != "session"
+    {
+        problems.push(
+            "new transactions are read-only by default: fail-safely refuses to write here. \
+             Next step: reset default_transaction_read_only where it was set, if writes are \
+             meant to be allowed",
+        );
+    }
+    if pinned.value("track_counts") != "on" {
+        problems.push(
+            "track_counts is off: the guard's tuple counters are not kept, so fail-safely \
+             refuses. Next step: turn track_counts on (the default)",
+        );
+    }
+    let detail = format!(
+        "{}, {}, {}{}",
+        describe("default_transaction_isolation"),
+        describe("default_transaction_read_only"),
+        describe("track_counts"),
+        if problems.is_empty() {
+            "; every transaction states its own isolation and access mode".to_string()
+        } else {
+            format!("; {}", problems.join("; "))
+        }
+    );
+    let status = if problems.is_empty() {
+        Status::Ok
+    } else {
+        Status::Fail
+    };
+    checks.push("server defaults", status, detail);
+}
+
+/// A pooler or proxy in between, when the server's own port tells: the
+/// server listens on another port than the one reached.
+fn pooler(tx: &Pinned<'_>, reached: &Reached, checks: &mut Checks) {
+    let server_port = tx.in_force().value("port").to_string();
+    if server_port.is_empty() || server_port == reached.port.to_string() {
+        checks.push(
+            "pooler",
+            Status::Ok,
+            format!(
+                "none seen (the server listens on port {}, the port reached)",
+                reached.port
+            ),
+        );
+    } else {
+        checks.push(
+            "pooler",
+            Status::Ok,
+            format!(
+                "a pooler or proxy is in between: port {} was reached, the server listens on \
+                 {server_port}. Session and transaction pooling are supported (every \
+                 transaction pins its own settings); statement pooling is refused",
+                reached.port
+            ),
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! The foreign keys "decide under locks" rests on: present and enforced.
 
+use crate::db::sql::Conn;
 use anyhow::{Context, Result};
-use postgres::GenericClient;
 
 use super::SchemaReport;
 use crate::db::sql::{self, Schema};
@@ -18,7 +18,7 @@ pub const LOCKING_FOREIGN_KEYS: &[(&str, &str, &str)] = &[
 
 /// The foreign keys that make "decide under locks" hold.
 pub(super) fn check_foreign_keys(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {

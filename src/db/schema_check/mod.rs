@@ -25,8 +25,8 @@
 //! triggers, and the triggers and rules of the written tables) and
 //! `report.rs` (what the check found).
 
+use crate::db::sql::Conn;
 use anyhow::Result;
-use postgres::GenericClient;
 
 use super::sql::Schema;
 pub use crate::decide::triggers::{AllowedTriggers, Operation};
@@ -48,7 +48,7 @@ use triggers::{check_triggers, check_written_tables};
 /// foreign keys, the protecting triggers and the triggers and rules on the
 /// written tables, in `schema`. Reads the catalogs only.
 pub fn check(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     allowed: &AllowedTriggers,
 ) -> Result<SchemaReport> {

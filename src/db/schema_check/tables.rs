@@ -1,8 +1,8 @@
 //! The tables and columns the tool reads, with a type it can read, and
 //! the events' unique key.
 
+use crate::db::sql::Conn;
 use anyhow::{Context, Result};
-use postgres::GenericClient;
 
 use super::SchemaReport;
 use crate::db::sql::{self, Schema};
@@ -182,7 +182,7 @@ pub fn tables() -> impl Iterator<Item = &'static str> {
 
 /// Every table and column the tool reads, with a type it can read.
 pub(super) fn check_tables(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {
@@ -226,10 +226,7 @@ pub(super) fn check_tables(
 }
 
 /// fail-safely's max(sequence) + 1 is only race-safe with this key.
-pub(super) fn check_unique_key(
-    client: &mut impl GenericClient,
-    report: &mut SchemaReport,
-) -> Result<()> {
+pub(super) fn check_unique_key(client: &mut impl Conn, report: &mut SchemaReport) -> Result<()> {
     let Some(events) = report.oids.get("deployment_events").copied() else {
         return Ok(());
     };

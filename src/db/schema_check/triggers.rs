@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::db::sql::Conn;
 use anyhow::{Context, Result};
-use postgres::GenericClient;
 
 use super::{AllowedTriggers, FoundTrigger, Operation, SchemaReport};
 use crate::db::sql::{self, Schema};
@@ -36,7 +36,7 @@ pub const WRITTEN_TABLES: &[(&str, &[(&str, Operation)])] = &[
 ];
 
 /// The triggers of a table's whole tree.
-fn triggers_of(client: &mut impl GenericClient, table: &str, oid: i64) -> Result<Vec<Trigger>> {
+fn triggers_of(client: &mut impl Conn, table: &str, oid: i64) -> Result<Vec<Trigger>> {
     Ok(sql::schema_check::TRIGGERS
         .query_catalog(client, &[&oid])
         .with_context(|| format!("reading the triggers of {table}"))?
@@ -62,7 +62,7 @@ type TableTriggers = (Vec<Trigger>, Vec<(String, String)>);
 /// For each protected table and operation, on every relation of its tree
 /// that holds rows: an enabled BEFORE trigger that refuses.
 pub(super) fn check_triggers(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {
@@ -81,7 +81,7 @@ pub(super) fn check_triggers(
 }
 
 /// The triggers of a table's whole tree, and the relations of that tree.
-fn tree_of(client: &mut impl GenericClient, table: &str, oid: i64) -> Result<TableTriggers> {
+fn tree_of(client: &mut impl Conn, table: &str, oid: i64) -> Result<TableTriggers> {
     let triggers = triggers_of(client, table, oid)?;
     let relations = sql::schema_check::TREE
         .query_catalog(client, &[&oid])
@@ -184,7 +184,7 @@ fn not_protecting(
 /// The triggers and rules of the two written tables: each vouched for, or
 /// a problem.
 pub(super) fn check_written_tables(
-    client: &mut impl GenericClient,
+    client: &mut impl Conn,
     allowed: &AllowedTriggers,
     report: &mut SchemaReport,
 ) -> Result<()> {

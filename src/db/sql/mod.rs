@@ -21,6 +21,9 @@
 //! reference schema, the scenarios, the benchmark's data) stay plain SQL
 //! that `psql -f` loads into the schema its search path names.
 
+mod conn;
+pub use conn::Conn;
+
 /// How a file names the schema of the control plane's tables: psql's
 /// quoted-identifier variable, so `psql -v schema=public -f FILE` renders
 /// it the same way.
@@ -134,7 +137,7 @@ impl Statement {
     /// network latency an operator on a far bastion host waits for.)
     pub fn query(
         &self,
-        client: &mut impl postgres::GenericClient,
+        client: &mut impl Conn,
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
@@ -145,7 +148,7 @@ impl Statement {
     /// control plane (the catalogs, the session's settings).
     pub fn query_catalog(
         &self,
-        client: &mut impl postgres::GenericClient,
+        client: &mut impl Conn,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
         debug_assert!(
@@ -159,7 +162,7 @@ impl Statement {
     /// The first row of [`Statement::query`]; none is an error.
     pub fn query_one(
         &self,
-        client: &mut impl postgres::GenericClient,
+        client: &mut impl Conn,
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> anyhow::Result<postgres::Row> {
@@ -169,7 +172,7 @@ impl Statement {
     /// The first row of [`Statement::query_catalog`]; none is an error.
     pub fn query_catalog_one(
         &self,
-        client: &mut impl postgres::GenericClient,
+        client: &mut impl Conn,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> anyhow::Result<postgres::Row> {
         self.first_row(self.query_catalog(client, values)?)
@@ -185,11 +188,13 @@ impl Statement {
     /// trip too): for results too large to hold twice.
     pub fn query_stream<'c>(
         &self,
-        client: &'c mut impl postgres::GenericClient,
+        client: &'c mut impl Conn,
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<postgres::RowIter<'c>, postgres::Error> {
-        client.query_typed_raw(&self.sql(schema), self.typed(values))
+        client
+            .client()
+            .query_typed_raw(&self.sql(schema), self.typed(values))
     }
 
     /// Each value with its declared type, as the statement is sent.
@@ -216,11 +221,11 @@ impl Statement {
 
     fn query_text(
         &self,
-        client: &mut impl postgres::GenericClient,
+        client: &mut impl Conn,
         text: &str,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        client.query_typed(text, &self.typed(values))
+        client.client().query_typed(text, &self.typed(values))
     }
 }
 
@@ -314,13 +319,13 @@ pub mod session {
     /// The settings and server columns every one-statement read starts
     /// with (`:read_settings`).
     pub const READ_SETTINGS: Statement = file!(Fragment "session/read_settings.sql" []);
-    /// Session hygiene, first in every transaction (see the file).
-    pub const HARDEN: Statement = file!(Query "session/harden.sql" []);
+    /// The first message of every transaction: its terms and every
+    /// setting pinned, then what is in force (see the file; rendered by
+    /// `db::session`).
+    pub const BEGIN: Statement = file!(Script "session/begin.sql" []);
     pub const NOW: Statement = file!(Query "session/now.sql" []);
     pub const IN_RECOVERY: Statement = file!(Query "session/in_recovery.sql" []);
     pub const PRIMARY_CONNINFO: Statement = file!(Query "session/primary_conninfo.sql" []);
-    pub const SET_LOCAL_LOCK_TIMEOUT: Statement =
-        file!(Query "session/set_local_lock_timeout.sql" [Text]);
     pub const SET_LOCAL_ROLE: Statement = file!(Query "session/set_local_role.sql" [Text]);
 }
 
@@ -413,7 +418,9 @@ pub mod schema_check {
 /// Connecting: `target_session_attrs`.
 pub mod connect {
     use super::*;
-    pub const SESSION_ATTRS: Statement = file!(Query "connect/session_attrs.sql" []);
+    /// In a transaction of its own (see the file; rendered by
+    /// `db::session::session_attrs`).
+    pub const SESSION_ATTRS: Statement = file!(Script "connect/session_attrs.sql" []);
 }
 
 /// `doctor`'s checks (catalogs and settings only).
@@ -457,11 +464,10 @@ pub const ALL: &[&Statement] = &[
     &scripts::CONTROL_PLANE,
     &scripts::BENCH_GENERATE,
     &RESOLVE_DEPLOYMENT,
-    &session::HARDEN,
+    &session::BEGIN,
     &session::NOW,
     &session::IN_RECOVERY,
     &session::PRIMARY_CONNINFO,
-    &session::SET_LOCAL_LOCK_TIMEOUT,
     &session::SET_LOCAL_ROLE,
     &session::READ_SETTINGS,
     &diagnose::SNAPSHOT,

@@ -2,34 +2,51 @@
 //! The guard's reads live in `guard.rs`, the writes and the read-back in
 //! `write.rs`.
 
+use crate::db::session::{Pinned, Session, Terms, Timeouts};
 use anyhow::{Context, Result};
-use postgres::{Client, Transaction};
 use uuid::Uuid;
 
 use super::errors::CommitFailed;
 use super::guard::{guard, read_counters, write_set};
+use super::preconditions::{is_during_recovery, refuse_on_standby, refuse_unwritable};
 use super::write::{reread, write};
-use super::{Outcome, Request, refuse_on_standby, replay};
+use super::{Outcome, Request, replay};
 use crate::db::schema_check::{self, SchemaReport};
 use crate::db::snapshot;
-use crate::db::{resolve, session, sql};
+use crate::db::{resolve, sql};
 use crate::decide::guard::WriteSet;
 use crate::decide::input::{default_key, key_lock};
 use crate::decide::{self, Stuck, Verdict};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
-pub fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
+pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome> {
     // While the transaction is open, Ctrl-C only sets a flag, checked before
     // COMMIT: the operator learns for sure that nothing was written, instead
     // of the process dying with a COMMIT possibly in flight.
     let _deferred = crate::interrupt::deferred();
-    let mut tx = client.transaction()?;
-    // Step 9: nothing a database user created runs in our place; triggers
-    // fire.
-    session::harden(&mut tx)?;
-    refuse_on_standby(&mut tx)?;
-    set_local(&mut tx, request)?;
+    // The transaction states its own terms (READ COMMITTED, READ WRITE)
+    // and pins every setting in its first message: what it reads after
+    // its row locks are granted is current, whatever the server, the
+    // database, the role or a pooled session says by default.
+    let timeouts = Timeouts {
+        lock: request.lock_timeout,
+        ..*session.timeouts()
+    };
+    let err = match session.begin_with(Terms::LockAndWrite, &timeouts) {
+        Ok(tx) => return attempt_in(tx, request),
+        Err(err) => err,
+    };
+    if is_during_recovery(&err) {
+        return Err(refuse_on_standby(session));
+    }
+    Err(err)
+}
+
+/// The attempt inside its pinned transaction, in the order the steps run.
+fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
+    refuse_unwritable(tx.in_force())?;
+    set_role(&mut tx, request)?;
     let schema = &request.schema;
     let before = read_counters(&mut tx)?;
 
@@ -99,7 +116,7 @@ pub fn attempt_once(client: &mut Client, request: &Request) -> Result<Outcome> {
 /// Step 6: one run per key at a time, whatever its deployment. Returns the
 /// idempotency key (derived from the deployment and the reason if not
 /// given).
-fn lock_key(tx: &mut Transaction<'_>, request: &Request, id: Uuid) -> Result<String> {
+fn lock_key(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<String> {
     let key = match &request.idempotency_key {
         Some(key) => key.clone(),
         None => default_key(id, &request.reason),
@@ -115,7 +132,7 @@ fn lock_key(tx: &mut Transaction<'_>, request: &Request, id: Uuid) -> Result<Str
 /// the two written tables, then vouch for what is on them, and check the
 /// schema, the locking foreign keys and the protecting triggers. Returns
 /// the relations the transaction may write.
-fn check_database(tx: &mut Transaction<'_>, request: &Request, id: Uuid) -> Result<WriteSet> {
+fn check_database(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<WriteSet> {
     let schema = &request.schema;
     tx.batch_execute(&sql::fail_safely::LOCK_TABLES.sql(schema))
         .context("locking deployments and deployment_events against DDL")?;
@@ -153,13 +170,8 @@ fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
     ))
 }
 
-/// The transaction's own lock timeout, and `--role` (SET LOCAL ROLE), both
-/// as bound parameters.
-fn set_local(tx: &mut Transaction<'_>, request: &Request) -> Result<()> {
-    sql::session::SET_LOCAL_LOCK_TIMEOUT.query_catalog(
-        tx,
-        &[&format!("{}ms", request.lock_timeout.as_millis().max(1))],
-    )?;
+/// `--role` (SET LOCAL ROLE), as a bound parameter.
+fn set_role(tx: &mut Pinned<'_>, request: &Request) -> Result<()> {
     if let Some(role) = &request.role {
         sql::session::SET_LOCAL_ROLE
             .query_catalog(tx, &[role])
@@ -225,7 +237,7 @@ fn check_expectations(
 
 /// Step 7: a dry run stops here, having checked everything; a Ctrl-C that
 /// came in meanwhile rolls back; otherwise COMMIT.
-fn finish(tx: Transaction<'_>, id: Uuid, dry_run: bool) -> Result<()> {
+fn finish(tx: Pinned<'_>, id: Uuid, dry_run: bool) -> Result<()> {
     if dry_run {
         tx.rollback()?;
         return Ok(());

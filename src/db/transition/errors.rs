@@ -125,5 +125,12 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
              {role} checks it); nothing was written"
         ));
     }
-    err
+    crate::db::errors::explain(
+        err,
+        crate::db::errors::Doing {
+            what: &format!("fail-safely was working on deployment {id}"),
+            written: "The transaction never committed: nothing was written",
+            rerun: "the same command (same --reason, same --idempotency-key)",
+        },
+    )
 }

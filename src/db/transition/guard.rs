@@ -2,8 +2,8 @@
 //! write, the per-transaction tuple counters and the locks it holds, and
 //! the check that nothing else changed once deferred triggers have fired.
 
+use crate::db::session::Pinned;
 use anyhow::{Context, Result};
-use postgres::Transaction;
 use uuid::Uuid;
 
 use crate::db::schema_check::SchemaReport;
@@ -16,7 +16,7 @@ use crate::exit;
 /// then the counters and the locks must show nothing but the runbook's
 /// writes. `Some(refusal)` when they show more: the caller rolls back.
 pub(super) fn guard(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     id: Uuid,
     before: &Counters,
     write_set: &WriteSet,
@@ -37,7 +37,7 @@ pub(super) fn guard(
     Ok(None)
 }
 
-pub(super) fn read_counters(tx: &mut Transaction<'_>) -> Result<Counters> {
+pub(super) fn read_counters(tx: &mut Pinned<'_>) -> Result<Counters> {
     Ok(sql::fail_safely::GUARD_COUNTERS
         .query_catalog(tx, &[])
         .context("reading the guard's tuple counters")?
@@ -58,7 +58,7 @@ pub(super) fn read_counters(tx: &mut Transaction<'_>) -> Result<Counters> {
         .collect())
 }
 
-fn read_locks(tx: &mut Transaction<'_>) -> Result<Vec<HeldLock>> {
+fn read_locks(tx: &mut Pinned<'_>) -> Result<Vec<HeldLock>> {
     Ok(sql::fail_safely::GUARD_LOCKS
         .query_catalog(tx, &[])
         .context("reading the locks the transaction holds")?
@@ -75,7 +75,7 @@ fn read_locks(tx: &mut Transaction<'_>) -> Result<Vec<HeldLock>> {
 /// The relations the transaction may write, from the catalogs (the two
 /// tables were locked against DDL before).
 pub(super) fn write_set(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     schema: &Schema,
     report: &SchemaReport,
 ) -> Result<WriteSet> {

@@ -19,19 +19,20 @@
 mod attempt;
 mod errors;
 mod guard;
+mod preconditions;
 mod replay;
 mod write;
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use chrono::{DateTime, Utc};
-use postgres::Client;
 use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::sql::{self, Schema};
+use super::session::Session;
+use super::sql::Schema;
 use crate::decide::triggers::AllowedTriggers;
 use crate::decide::{Evidence, Finding, Policy};
 use crate::exit;
@@ -138,22 +139,22 @@ fn new_status(path: BreakGlassPath) -> DeploymentStatus {
 /// of times on conflicts that are safe to retry. `on_retry` hears about each
 /// retry (the command shows it to the operator).
 pub fn execute(
-    client: &mut Client,
+    session: &mut Session,
     request: &Request,
     on_retry: &mut dyn FnMut(&str),
 ) -> Result<Outcome> {
-    execute_checked(client, request, on_retry)
+    execute_checked(session, request, on_retry)
         .map_err(|err| errors::explain_lost_connection(err, request))
 }
 
 fn execute_checked(
-    client: &mut Client,
+    session: &mut Session,
     request: &Request,
     on_retry: &mut dyn FnMut(&str),
 ) -> Result<Outcome> {
     let mut attempt = 1;
     loop {
-        let err = match attempt::attempt_once(client, request) {
+        let err = match attempt::attempt_once(session, request) {
             Ok(outcome) => return Ok(outcome),
             Err(err) => err,
         };
@@ -176,28 +177,4 @@ fn execute_checked(
             _ => return Err(errors::explain_db_error(err, request)),
         }
     }
-}
-
-/// Step 8: a standby cannot take the write; name the primary when the
-/// standby says where it replicates from (host and port only:
-/// primary_conninfo can hold a password).
-fn refuse_on_standby(client: &mut impl postgres::GenericClient) -> Result<()> {
-    let in_recovery: bool = sql::session::IN_RECOVERY
-        .query_catalog_one(client, &[])
-        .context("asking the server whether it is a standby")?
-        .get(0);
-    if !in_recovery {
-        return Ok(());
-    }
-    let primary = sql::session::PRIMARY_CONNINFO
-        .query_catalog_one(client, &[])
-        .ok()
-        .and_then(|row| row.get::<_, Option<String>>(0))
-        .and_then(|conninfo| crate::db::connect::primary_from_conninfo(&conninfo))
-        .map(|p| format!(" ({p}, from this standby's primary_conninfo)"))
-        .unwrap_or_default();
-    Err(exit::refused(format!(
-        "this server is a standby (read-only replica, in recovery): fail-safely must run \
-         against the primary{primary}. Point DATABASE_URL at the primary and rerun; nothing was written"
-    )))
 }

@@ -3,8 +3,8 @@
 //! and just before COMMIT, what the database holds checked against what
 //! was written.
 
+use crate::db::session::Pinned;
 use anyhow::{Context, Result};
-use postgres::Transaction;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -67,7 +67,7 @@ fn payload(
 /// sequence = max + 1, the runbook's payload keys and the audit. Both
 /// checked against what the database returns.
 pub(super) fn write(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     request: &Request,
     snapshot: &DeploymentSnapshot,
     path: BreakGlassPath,
@@ -184,7 +184,7 @@ fn values_differ(id: Uuid, what: &str) -> anyhow::Error {
 /// Step 5, last: just before COMMIT, what the database holds must still be
 /// exactly what was written. Returns the event as stored.
 pub(super) fn reread(
-    tx: &mut Transaction<'_>,
+    tx: &mut Pinned<'_>,
     request: &Request,
     id: Uuid,
     written: &Written,

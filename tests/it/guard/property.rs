@@ -9,6 +9,7 @@ use std::time::Duration;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use pushleft_controller::db::schema_check::AllowedTriggers;
+use pushleft_controller::db::session::Session;
 use pushleft_controller::db::sql::Schema;
 use pushleft_controller::db::transition::{self, Audit, Request};
 use pushleft_controller::decide::Policy;
@@ -149,7 +150,7 @@ fn no_trigger_body_gets_a_forbidden_change_committed() {
             let db = TestDb::scenarios();
             plant(&db, &case);
             let before = full_dump(&db, None);
-            let mut client = db.client();
+            let mut client = Session::from(db.client());
             let result = transition::execute(
                 &mut client,
                 &request(&scenario(case.deployment), case.vouched_for),

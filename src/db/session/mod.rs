@@ -1,0 +1,144 @@
+//! A connected session and the transactions the tool opens on it (README,
+//! "Connecting"): every transaction states its own terms and pins its
+//! settings in its first message ([`pin`]); nothing is left to the
+//! server's, the database's, the role's or a pooled connection's
+//! defaults, and nothing to startup options, which a pooler may refuse or
+//! drop. Reads run in one read-only snapshot ([`Session::read`]);
+//! fail-safely's write in a read-committed one (`db::transition`).
+
+mod pin;
+
+use std::ops::{Deref, DerefMut};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use chrono::{DateTime, Utc};
+use postgres::Client;
+
+use super::sql;
+pub use pin::{
+    CLIENT_CHECK_INTERVAL_MS, InForce, Pinned, SEARCH_PATH, Setting, Terms, begin, begin_unchecked,
+    origin, session_attrs,
+};
+
+/// The limits every transaction sets for itself (`SET LOCAL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// `statement_timeout` (`--statement-timeout`).
+    pub statement: Duration,
+    /// `lock_timeout`: the command's own (`fail-safely --lock-timeout`).
+    pub lock: Duration,
+    /// `idle_in_transaction_session_timeout`: a client that stops (SIGSTOP,
+    /// a hung terminal) while holding locks loses them after this long.
+    pub idle_in_transaction: Duration,
+}
+
+impl Default for Timeouts {
+    /// The tool's defaults (README, "Connecting").
+    fn default() -> Timeouts {
+        Timeouts {
+            statement: Duration::from_secs(30),
+            lock: Duration::from_secs(5),
+            idle_in_transaction: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A connection and the limits its transactions set.
+pub struct Session {
+    client: Client,
+    timeouts: Timeouts,
+    /// No transaction was opened on it yet (see [`pin::begin`]: the first
+    /// one also proves that the connection carries a transaction).
+    fresh: bool,
+}
+
+impl Session {
+    pub fn new(client: Client, timeouts: Timeouts) -> Session {
+        Session {
+            client,
+            timeouts,
+            fresh: true,
+        }
+    }
+
+    pub fn timeouts(&self) -> &Timeouts {
+        &self.timeouts
+    }
+
+    /// Opens a transaction on `terms` (see [`pin::begin`]).
+    pub fn begin(&mut self, terms: Terms) -> Result<Pinned<'_>> {
+        let timeouts = self.timeouts;
+        self.begin_with(terms, &timeouts)
+    }
+
+    /// [`Session::begin`] with other limits (a command's own lock timeout).
+    pub fn begin_with(&mut self, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'_>> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        begin(&mut self.client, terms, timeouts, fresh)
+    }
+
+    /// [`begin_unchecked`] on this session (doctor).
+    pub fn begin_unchecked(&mut self, terms: Terms) -> Result<Pinned<'_>> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        let timeouts = self.timeouts;
+        begin_unchecked(&mut self.client, terms, &timeouts, fresh)
+    }
+
+    /// Runs `read` in one read-only snapshot, then ends it (nothing was
+    /// written: ending it either way is the same).
+    pub fn read<T>(&mut self, read: impl FnOnce(&mut Pinned<'_>) -> Result<T>) -> Result<T> {
+        let mut tx = self.begin(Terms::Snapshot)?;
+        let value = read(&mut tx)?;
+        tx.commit().context("ending the read-only transaction")?;
+        Ok(value)
+    }
+}
+
+/// A session with the tool's default limits (tests, the sandbox).
+impl From<Client> for Session {
+    fn from(client: Client) -> Session {
+        Session::new(client, Timeouts::default())
+    }
+}
+
+impl Deref for Session {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+}
+
+impl sql::Conn for Session {
+    fn client(&mut self) -> &mut Client {
+        &mut self.client
+    }
+}
+
+/// Opens a read's transaction: `REPEATABLE READ READ ONLY`, so every query
+/// in it sees one instant, and the database itself refuses any write.
+pub fn read_only(session: &mut Session) -> Result<Pinned<'_>> {
+    session
+        .begin(Terms::Snapshot)
+        .context("opening a read-only snapshot transaction")
+}
+
+/// Runs `read` inside one read-only snapshot with the snapshot's `now()`.
+pub fn with_snapshot<T>(
+    session: &mut Session,
+    read: impl FnOnce(&mut Pinned<'_>, DateTime<Utc>) -> Result<T>,
+) -> Result<T> {
+    session.read(|tx| {
+        let at: DateTime<Utc> = sql::session::NOW
+            .query_catalog_one(tx, &[])
+            .context("reading the snapshot's time")?
+            .get("at");
+        read(tx, at)
+    })
+}
