@@ -73,6 +73,10 @@ fn reads_match(mode: PoolMode) {
     assert_eq!(db.dump(), before, "reading through the pooler wrote");
 }
 
+/// doctor's checks of where and how it connected: TCP to the pooler has
+/// no TLS (a warning), a unix socket needs none.
+const TRANSPORT: [&str; 3] = ["settings", "connection", "tls"];
+
 fn doctor_matches(mode: PoolMode) {
     let db = TestDb::scenarios();
     let Some(pooler) = pooler(mode, &[], &[]) else {
@@ -89,6 +93,10 @@ fn doctor_matches(mode: PoolMode) {
     assert_eq!(json["target"]["database"], db.name.as_str());
     let (direct, pooled) = (doctor_statuses(&direct), doctor_statuses(&pooled));
     for (name, status) in &direct {
+        if TRANSPORT.contains(&name.as_str()) {
+            assert_ne!(pooled.get(name).map(String::as_str), Some("fail"), "{name}");
+            continue;
+        }
         assert_eq!(
             pooled.get(name),
             Some(status),
@@ -96,6 +104,14 @@ fn doctor_matches(mode: PoolMode) {
         );
     }
     assert_eq!(db.dump(), before, "doctor wrote");
+}
+
+/// A fail-safely document without the event's id (a new UUID each run).
+fn without_event_id(run: &Run) -> Value {
+    run.assert_code(0);
+    let mut json = run.json();
+    json["event"]["id"] = Value::Null;
+    normalized(&json)
 }
 
 /// The dry run, then the real run, then its replay: each as directly (the
@@ -116,10 +132,10 @@ fn fail_safely_matches(mode: PoolMode) {
         "json",
     ];
     let before = db.dump();
-    assert_same_json(
-        &format!("--dry-run ({mode:?})"),
-        &run_direct(&twin, "postgres", &[], &dry),
-        &run_via(&pooler, &db, "postgres", &[], &dry),
+    assert_eq!(
+        without_event_id(&run_via(&pooler, &db, "postgres", &[], &dry)),
+        without_event_id(&run_direct(&twin, "postgres", &[], &dry)),
+        "--dry-run through {mode:?} pooling"
     );
     assert_eq!(db.dump(), before, "--dry-run through the pooler wrote");
 
@@ -132,16 +148,12 @@ fn fail_safely_matches(mode: PoolMode) {
         "-o",
         "json",
     ];
-    let direct = run_direct(&twin, "postgres", &[], &yes);
-    direct.assert_code(0);
     let pooled = run_via(&pooler, &db, "postgres", &[], &yes);
-    pooled.assert_code(0);
-    let without_event_id = |run: &Run| {
-        let mut json = run.json();
-        json["event"]["id"] = Value::Null;
-        normalized(&json)
-    };
-    assert_eq!(without_event_id(&pooled), without_event_id(&direct));
+    assert_eq!(
+        without_event_id(&pooled),
+        without_event_id(&run_direct(&twin, "postgres", &[], &yes)),
+        "--yes through {mode:?} pooling"
+    );
     assert_eq!(pooled.json()["replayed"], false);
     assert_eq!(status_of(&db, &d3), "teardown_queued");
     assert_eq!(
