@@ -163,6 +163,7 @@ fn evil_first_in_the_search_path_through_transaction_pooling() {
 
 #[test]
 fn evil_first_in_the_search_path_through_a_pooler_dropping_options() {
+    through(Plant::EvilFirst, PoolMode::Session, IGNORE_OPTIONS);
     through(Plant::EvilFirst, PoolMode::Transaction, IGNORE_OPTIONS);
 }
 
@@ -170,6 +171,11 @@ fn evil_first_in_the_search_path_through_a_pooler_dropping_options() {
 fn look_alikes_in_public_directly() {
     let (db, planted, clean) = planted_db(Plant::Public);
     every_command(&db, &planted, Via::Direct, &clean);
+}
+
+#[test]
+fn look_alikes_in_public_through_session_pooling() {
+    through(Plant::Public, PoolMode::Session, &[]);
 }
 
 #[test]
