@@ -28,6 +28,7 @@ mod layers;
 mod libpq_diff;
 mod markdown;
 mod metrics;
+mod pooler;
 mod race;
 mod regions;
 mod sandbox;
