@@ -125,8 +125,10 @@ impl Watch {
     fn println(&self, line: String) {
         // One screen line at a time: the bar redraws itself below each, and
         // a text of several lines printed above it at once leaves the bar
-        // drawn on the end of its last line.
-        for line in super::text::wrap(&line, self.width, "", "    ") {
+        // drawn on the end of its last line. Narrower than the screen by
+        // one column: a line that fills the last one leaves the cursor
+        // waiting to wrap, and the bar's redraw lands on that line.
+        for line in super::text::wrap(&line, self.width.saturating_sub(1), "", "    ") {
             match &self.bar {
                 Some(bar) => bar.println(line),
                 None => output::note(&line),

@@ -24,6 +24,11 @@ struct Server {
     /// conninfo (key=value) for a database name.
     base: String,
     prefix: String,
+    /// When the scenarios were loaded into their template: a copy is
+    /// shifted by the time since, so it shows the scenarios as described
+    /// however long the suite has run (a live node's heartbeat 9 s ago does
+    /// not turn stale halfway through a test that started two minutes in).
+    scenarios_loaded: std::time::Instant,
 }
 
 /// Owned cluster, stopped by the atexit hook (statics are never dropped).
@@ -47,6 +52,7 @@ fn server() -> &'static Server {
             Ok(url) if !url.is_empty() => Server {
                 base: url,
                 prefix: format!("pushleft_t{}_", std::process::id()),
+                scenarios_loaded: std::time::Instant::now(),
             },
             _ => {
                 let cluster = Cluster::start(&ClusterOptions::default())
@@ -60,11 +66,15 @@ fn server() -> &'static Server {
                 Server {
                     base,
                     prefix: "t_".to_string(),
+                    scenarios_loaded: std::time::Instant::now(),
                 }
             }
         };
         create_templates(&server);
-        server
+        Server {
+            scenarios_loaded: std::time::Instant::now(),
+            ..server
+        }
     })
 }
 
@@ -149,10 +159,37 @@ impl TestDb {
                 server.prefix
             ))
             .expect("cloning the template database");
-        TestDb {
+        let db = TestDb {
             conninfo: conninfo_for(server, &name),
             name,
+        };
+        if template == SCENARIO_TEMPLATE {
+            db.shift_times(server.scenarios_loaded.elapsed());
         }
+        db
+    }
+
+    /// Moves every timestamp of the copy `by` later (the protecting
+    /// triggers silenced for it: this is the test's set-up, as the
+    /// superuser), so its times relative to `now()` are the scenarios'.
+    fn shift_times(&self, by: std::time::Duration) {
+        let ms = by.as_millis();
+        self.client()
+            .batch_execute(&format!(
+                "SET session_replication_role = replica;
+                 DO $$
+                 DECLARE c record;
+                 BEGIN
+                   FOR c IN SELECT table_name, column_name FROM information_schema.columns
+                            WHERE table_schema = 'public'
+                              AND data_type = 'timestamp with time zone'
+                   LOOP
+                     EXECUTE format('UPDATE public.%I SET %I = %I + interval ''{ms} milliseconds''',
+                                    c.table_name, c.column_name, c.column_name);
+                   END LOOP;
+                 END $$;"
+            ))
+            .expect("shifting the scenarios' times to now");
     }
 
     pub fn client(&self) -> Client {
