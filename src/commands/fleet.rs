@@ -71,6 +71,7 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             }
             None => ctx.output.note("No node matches the filters."),
         }
+        ctx.output.warnings(&list.warnings);
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
 }

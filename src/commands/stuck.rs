@@ -104,10 +104,12 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     let report = triage::apply_limit(full, triage.limit);
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::stuck(&report))?;
+        ctx.output.warnings(&report.warnings);
     } else if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
         ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
+        ctx.output.warnings(&report.warnings);
         if let Some(hint) = ui::stuck::hint(&report) {
             ctx.output
                 .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
@@ -136,6 +138,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
         groups: None,
         left_out: None,
         regions: Some(statuses),
+        warnings: Vec::new(),
     }
 }
 

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::duration::{ago, human};
 use crate::model::{
-    AllocationStatus, BreakGlassPath, DeploymentStatus, Job, JobStatus, Node, NodeStatus, short_id,
+    AllocationStatus, BreakGlassPath, DeploymentSnapshot, DeploymentStatus, Job, JobStatus, Node,
+    NodeStatus, short_id,
 };
 
 use super::policy::STUCK_AFTER;
@@ -24,7 +25,10 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
                 "last event #{} {} {}",
                 e.sequence,
                 e.kind,
-                ago(seconds_between(now, e.occurred_at))
+                e.occurred_at.map_or_else(
+                    || "at an unknown time (NULL)".to_string(),
+                    |at| ago(seconds_between(now, at))
+                )
             ),
         ),
         None => found.add(
@@ -149,7 +153,7 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
                 format!(
                     "node {} ({}) is offline, {}",
                     node.name,
-                    node.pool,
+                    DeploymentSnapshot::pool_name(node),
                     heartbeat_text(node)
                 ),
             );
@@ -163,7 +167,7 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
                 format!(
                     "node {} ({}) is stale: {} (stale after {})",
                     node.name,
-                    node.pool,
+                    DeploymentSnapshot::pool_name(node),
                     heartbeat_text(node),
                     human(a.policy.stale_after.as_secs() as i64)
                 ),
@@ -173,14 +177,22 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
             found.add(
                 "node_draining",
                 Severity::Warning,
-                format!("node {} ({}) is draining", node.name, node.pool),
+                format!(
+                    "node {} ({}) is draining",
+                    node.name,
+                    DeploymentSnapshot::pool_name(node)
+                ),
             );
         }
         if !node.schedulable {
             found.add(
                 "node_unschedulable",
                 Severity::Warning,
-                format!("node {} ({}) is unschedulable", node.name, node.pool),
+                format!(
+                    "node {} ({}) is unschedulable",
+                    node.name,
+                    DeploymentSnapshot::pool_name(node)
+                ),
             );
         }
     }

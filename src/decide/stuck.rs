@@ -30,12 +30,7 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
     let now = s.snapshot.at;
     let status = &s.deployment.status;
     let secs = |d: std::time::Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-    let quiet_for = seconds_between(
-        now,
-        s.last_event()
-            .map(|e| e.occurred_at)
-            .unwrap_or(s.deployment.created_at),
-    );
+    let quiet_for = seconds_between(now, super::verdict::last_activity(s));
     let orphaned = s
         .jobs
         .iter()

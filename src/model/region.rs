@@ -41,6 +41,7 @@ pub fn merge_stuck(
             .deployments_stuck
             .append(&mut report.deployments_stuck);
         merged.leases_orphaned.append(&mut report.leases_orphaned);
+        merged.warnings.append(&mut report.warnings);
     }
     merged
         .deployments_stuck
@@ -62,7 +63,8 @@ pub fn merge_fleet(
     for node in &mut merged.nodes {
         node.region = Some(region.clone());
     }
-    for (region, list) in parts {
+    for (region, mut list) in parts {
+        merged.warnings.append(&mut list.warnings);
         merged.nodes.extend(list.nodes.into_iter().map(|mut node| {
             node.region = Some(region.clone());
             node
@@ -84,8 +86,9 @@ pub fn merge_history(
     for a in &mut merged.actions {
         a.region = Some(region.clone());
     }
-    for (region, history) in parts {
+    for (region, mut history) in parts {
         merged.snapshot.truncated |= history.snapshot.truncated;
+        merged.warnings.append(&mut history.warnings);
         merged
             .actions
             .extend(history.actions.into_iter().map(|mut a| {

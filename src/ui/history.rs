@@ -43,8 +43,11 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Vec::new()
         };
         cells.extend([
-            Cell::new(stamp(a.occurred_at)),
-            Cell::new(duration::ago((now - a.occurred_at).num_seconds())),
+            Cell::new(a.occurred_at.map_or_else(|| "NULL".to_string(), stamp)),
+            Cell::new(a.occurred_at.map_or_else(
+                || "unknown".to_string(),
+                |at| duration::ago((now - at).num_seconds()),
+            )),
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),
             Cell::new(who(a)),

@@ -161,6 +161,15 @@ impl Output {
     pub fn note(&self, text: &str) {
         note(text);
     }
+
+    /// The warnings of a read (odd values it shows anyway), one
+    /// `warning:` paragraph each on stderr, wrapped to the screen.
+    pub fn warnings(&self, warnings: &[crate::model::Warning]) {
+        for w in warnings {
+            let text = format!("warning: {}", super::sanitize::visible(&w.message));
+            note(&super::text::wrapped(&text, self.width, "", "  "));
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
