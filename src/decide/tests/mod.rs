@@ -4,6 +4,7 @@
 
 mod findings;
 mod stuck;
+mod unknown;
 mod verdict;
 
 pub use chrono::{Duration as Age, TimeZone, Utc};

@@ -99,7 +99,7 @@ fn nothing_to_do_says_why() {
         ("teardown_queued", "teardown is already queued"),
         ("destroyed", "already destroyed"),
         ("running", "nothing was dispatched"),
-        ("paused", "unknown"),
+        ("paused", "does not know"),
     ] {
         let mut s = base();
         s.deployment.status = status.into();
