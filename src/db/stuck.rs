@@ -185,7 +185,7 @@ fn orphaned_lease(row: &impl Columns, w: &mut Vec<Warning>) -> Result<OrphanedLe
         node_heartbeat_age_seconds,
         lease_expires_at,
         expired_for_seconds,
-        // SPEC's `dispatched` holds: the job has a lease.
+        // Dispatched by definition: the job has a lease.
         dispatched: true,
         path: advice.path,
         responsible: advice.responsible,

@@ -317,11 +317,25 @@ fn fail_safely_documents_every_key_it_prints() {
     );
 }
 
+/// The scenarios with one NULL where the reference schema says NOT NULL
+/// (`row` a condition), so that the `warnings` list has an element.
+fn with_null(table: &str, column: &str, row: &str) -> TestDb {
+    let (db, t) = (TestDb::scenarios(), table);
+    let sql = format!(
+        "ALTER TABLE {t} ALTER {column} DROP NOT NULL; ALTER TABLE {t} DISABLE TRIGGER USER;
+         UPDATE {t} SET {column} = NULL WHERE {row}; ALTER TABLE {t} ENABLE TRIGGER USER"
+    );
+    db.client().batch_execute(&sql).unwrap();
+    db
+}
+
 #[test]
 fn fleet_list_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     let fleet = json(&db, &["fleet", "list"], 0);
-    assert_documented("pushleft-controller-fleet-list", &[fleet]);
+    let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
+    let warned = json(&odd, &["fleet", "list"], 0);
+    assert_documented("pushleft-controller-fleet-list", &[fleet, warned]);
 }
 
 #[test]
@@ -334,7 +348,9 @@ fn stuck_documents_every_key_it_prints() {
     }
     let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
     assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
-    assert_documented("pushleft-controller-stuck", &[stuck, grouped]);
+    let odd = with_null("deployments", "org_id", "status = 'building'");
+    let warned = json(&odd, &["stuck"], 0);
+    assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
 }
 
 #[test]
@@ -420,7 +436,9 @@ fn history_documents_every_key_it_prints() {
     );
     let history = json(&db, &["history"], 0);
     assert!(history["actions"][0]["audit"]["tool"].is_string());
-    assert_documented("pushleft-controller-history", &[history]);
+    let odd = with_null("deployment_events", "org_id", "kind = 'operator_failed'");
+    let warned = json(&odd, &["history"], 0);
+    assert_documented("pushleft-controller-history", &[history, warned]);
 }
 
 #[test]
