@@ -34,12 +34,17 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             Watched {
                 read: &mut |client| fleet::list(client, ctx.schema(), &filter, stale_after),
                 text: &|list| {
-                    format!(
+                    let mut text = format!(
                         "{}\n{}",
                         ui::fleet::render(list, &ctx.output)
                             .unwrap_or_else(|| "No node matches the filters.".to_string()),
                         ui::fleet::summary(list, &ctx.output)
-                    )
+                    );
+                    for line in ctx.output.warning_lines(&list.warnings) {
+                        text.push('\n');
+                        text.push_str(&line);
+                    }
+                    text
                 },
             },
         );

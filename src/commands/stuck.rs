@@ -71,7 +71,14 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             args.watch.count,
             Watched {
                 read: &mut |client| Ok(triage::triage(scan(ctx, client, args)?, &triage)),
-                text: &|report| ui::stuck::render(report, &ctx.output),
+                text: &|report| {
+                    let mut text = ui::stuck::render(report, &ctx.output);
+                    for line in ctx.output.warning_lines(&report.warnings) {
+                        text.push('\n');
+                        text.push_str(&line);
+                    }
+                    text
+                },
             },
         );
     }

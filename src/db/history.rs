@@ -118,13 +118,14 @@ pub fn list(
                 ],
             )
             .context("listing the operators' actions (sql/history/operator_actions.sql)")?;
+        // The warnings are those of the rows shown.
         let mut warnings = Vec::new();
-        let mut actions: Vec<OperatorAction> = rows
+        let truncated = rows.len() > limit;
+        let actions: Vec<OperatorAction> = rows
             .iter()
+            .take(limit)
             .map(|row| action_from(row, &mut warnings))
             .collect::<Result<_>>()?;
-        let truncated = actions.len() > limit;
-        actions.truncate(limit);
         Ok(History {
             regions: None,
             actions,

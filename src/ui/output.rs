@@ -165,10 +165,21 @@ impl Output {
     /// The warnings of a read (odd values it shows anyway), one
     /// `warning:` paragraph each on stderr, wrapped to the screen.
     pub fn warnings(&self, warnings: &[crate::model::Warning]) {
-        for w in warnings {
-            let text = format!("warning: {}", super::sanitize::visible(&w.message));
-            note(&super::text::wrapped(&text, self.width, "", "  "));
+        for text in self.warning_lines(warnings) {
+            note(&text);
         }
+    }
+
+    /// [`Self::warnings`] as text (a `--watch` screen shows them below
+    /// the view).
+    pub fn warning_lines(&self, warnings: &[crate::model::Warning]) -> Vec<String> {
+        warnings
+            .iter()
+            .map(|w| {
+                let text = format!("warning: {}", super::sanitize::visible(&w.message));
+                super::text::wrapped(&text, self.width, "", "  ")
+            })
+            .collect()
     }
 }
 
