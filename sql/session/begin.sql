@@ -16,6 +16,7 @@
 START TRANSACTION ISOLATION LEVEL :isolation, :access;
 SET LOCAL search_path = pg_catalog, pg_temp;
 SET LOCAL jit = off;
+SET LOCAL standard_conforming_strings = on;
 SET LOCAL statement_timeout = :statement_timeout_ms;
 SET LOCAL lock_timeout = :lock_timeout_ms;
 SET LOCAL idle_in_transaction_session_timeout = :idle_in_transaction_timeout_ms;
@@ -46,7 +47,8 @@ WHERE name IN ('search_path', 'jit', 'session_replication_role',
                'idle_in_transaction_session_timeout',
                'client_connection_check_interval',
                'default_transaction_isolation', 'default_transaction_read_only',
-               'track_counts', 'server_version_num', 'port')
+               'track_counts', 'server_version_num', 'port',
+               'standard_conforming_strings')
 UNION ALL
 SELECT 'in_recovery', pg_catalog.pg_is_in_recovery()::text, 'server'
 UNION ALL

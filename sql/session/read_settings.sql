@@ -6,7 +6,9 @@
 -- pinned search path, JIT off, triggers not silenced, a read-only
 -- transaction), and the server row every report shows (db::snapshot::
 -- read_info): the read's instant, whether a standby answered and how far
--- behind its replay is. A fragment of a select list: never run alone.
+-- behind its replay is; and the tables (and their partitions and children)
+-- where row-level security applies to the role, so rows may be hidden
+-- from the read (it warns). A fragment of a select list: never run alone.
 pg_catalog.current_setting('search_path') AS search_path,
 pg_catalog.current_setting('jit') AS jit,
 pg_catalog.current_setting('session_replication_role') AS session_replication_role,
@@ -17,4 +19,24 @@ CASE WHEN pg_is_in_recovery()
 END AS replay_lag_seconds,
 current_setting('server_version') AS server_version,
 current_setting('transaction_isolation') AS isolation,
-current_setting('transaction_read_only') = 'on' AS read_only
+current_setting('transaction_read_only') = 'on' AS read_only,
+(WITH RECURSIVE tree AS (
+     SELECT c.oid AS relid
+     FROM pg_catalog.pg_class c
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = :'schema'
+       AND c.relname IN ('deployments', 'deployment_events', 'jobs', 'agent_job_results',
+                         'source_snapshots', 'release_artifacts', 'application_instances',
+                         'fleet_allocations', 'ingress_analytics_routes', 'fleet_nodes',
+                         'network_attachments')
+     UNION ALL
+     SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.relid
+ )
+ SELECT pg_catalog.array_agg(c.relname::text ORDER BY c.relname)
+ FROM tree JOIN pg_catalog.pg_class c ON c.oid = tree.relid
+ WHERE c.relrowsecurity
+   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                   WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
+   AND (c.relforcerowsecurity
+        OR NOT pg_catalog.pg_has_role(current_user, c.relowner, 'USAGE'))
+) AS row_security

@@ -29,6 +29,7 @@ pub fn diagnose(
     policy: &Policy,
 ) -> Result<Diagnosis> {
     let snapshot = db::snapshot::read(client, schema, deployment, events_limit)?;
+    ui::warn_row_security(&snapshot.snapshot.row_security, "this diagnosis");
     let verdict = decide::assess(&snapshot, policy);
     let fingerprint = decide::fingerprint(&snapshot);
     Ok(Diagnosis {

@@ -4,6 +4,9 @@
 
 use anyhow::Result;
 
+use crate::db::session::Session;
+use crate::model::fleet::FleetList;
+
 use super::Context;
 use super::regions;
 use super::watch::{self, Watched};
@@ -32,7 +35,7 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             interval,
             args.watch.count,
             Watched {
-                read: &mut |client| fleet::list(client, ctx.schema(), &filter, stale_after),
+                read: &mut |client| list(ctx, client, &filter, stale_after),
                 text: &|list| {
                     let mut text = format!(
                         "{}\n{}",
@@ -52,12 +55,12 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
     let (list, statuses) = match regions::requested(ctx, args.regions.all_services)? {
         None => {
             let mut client = ctx.connect_for_reading()?;
-            let list = fleet::list(&mut client, ctx.schema(), &filter, stale_after)?;
+            let list = list(ctx, &mut client, &filter, stale_after)?;
             (list, Vec::new())
         }
         Some(names) => {
             let results = regions::read_all(ctx, &names, &|client| {
-                fleet::list(client, ctx.schema(), &filter, stale_after)
+                list(ctx, client, &filter, stale_after)
             });
             let (statuses, parts) = regions::split(results);
             let Some(list) = merge_fleet(parts, statuses.clone()) else {
@@ -79,4 +82,16 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
         ctx.output.warnings(&list.warnings);
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
+}
+
+/// The fleet, warning when row-level security may hide rows from it.
+fn list(
+    ctx: &Context,
+    client: &mut Session,
+    filter: &FleetFilter,
+    stale_after: std::time::Duration,
+) -> Result<FleetList> {
+    let list = fleet::list(client, ctx.schema(), filter, stale_after)?;
+    ui::warn_row_security(&list.snapshot.row_security, "the list");
+    Ok(list)
 }

@@ -141,6 +141,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
             grace_seconds: args.grace.as_secs(),
             in_recovery: false,
             replay_lag_seconds: None,
+            row_security: Vec::new(),
         },
         groups: None,
         left_out: None,
@@ -150,14 +151,16 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
 }
 
 fn scan(ctx: &Context, client: &mut Session, args: &StuckArgs) -> Result<StuckReport> {
-    stuck::scan(
+    let report = stuck::scan(
         client,
         ctx.schema(),
         StuckThresholds {
             stuck_after: args.for_,
             grace: args.grace,
         },
-    )
+    )?;
+    ui::warn_row_security(&report.snapshot.row_security, "the scan");
+    Ok(report)
 }
 
 /// `-o openmetrics` / `--write FILE`: the scan and the fleet as metrics.

@@ -1,6 +1,7 @@
 //! Database errors an operator can act on, turned into sentences with a
 //! next step (README, "When things go wrong"): a lock another session will
-//! not let go of, a server out of disk space or connections. Matched by
+//! not let go of, a privilege the role lacks, a server out of disk space
+//! or connections. Matched by
 //! SQLSTATE, never by message text. Any other error passes unchanged.
 
 use postgres::error::{DbError, SqlState};
@@ -42,6 +43,16 @@ pub fn explain(err: anyhow::Error, doing: Doing<'_>) -> anyhow::Error {
              within the lock timeout ({said}): a migration, a VACUUM FULL or a LOCK TABLE, \
              say. {}. Next step: find the blocking session (pg_stat_activity, pg_locks; \
              `pushleft-controller doctor` shows the connection), then rerun `{}`",
+            doing.what, doing.written, doing.rerun
+        ));
+    }
+    if *code == SqlState::INSUFFICIENT_PRIVILEGE {
+        return exit::refused(format!(
+            "permission denied while {} ({said}): this role may not read a table or a column \
+             the command needs, so it shows nothing rather than part of the picture. {}. Next \
+             step: GRANT SELECT on the control plane's tables (and their columns) to the role, \
+             or connect as one that may; `pushleft-controller doctor` names what is missing, \
+             then rerun `{}`",
             doing.what, doing.written, doing.rerun
         ));
     }

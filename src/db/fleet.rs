@@ -108,6 +108,7 @@ impl FleetRead<'_> {
                 in_recovery: server.in_recovery,
                 replay_lag_seconds: server.replay_lag_seconds,
                 stale_after_seconds: self.stale_after.as_secs(),
+                row_security: server.row_security,
             },
             warnings,
         };

@@ -238,6 +238,9 @@ pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
         server_version: row.col("server_version")?,
         isolation: row.col("isolation")?,
         read_only: row.col("read_only")?,
+        row_security: row
+            .col::<Option<Vec<String>>>("row_security")?
+            .unwrap_or_default(),
     })
 }
 

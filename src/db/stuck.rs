@@ -261,6 +261,7 @@ pub fn scan(
             replay_lag_seconds: server.replay_lag_seconds,
             stuck_after_seconds: thresholds.stuck_after.as_secs(),
             grace_seconds: thresholds.grace.as_secs(),
+            row_security: server.row_security,
         },
         groups: None,
         left_out: None,

@@ -269,6 +269,7 @@ mod tests {
                 grace_seconds: 60,
                 in_recovery: false,
                 replay_lag_seconds: None,
+                row_security: Vec::new(),
             },
             groups: None,
             left_out: None,

@@ -22,6 +22,9 @@ pub struct ReadInfo {
     pub server_version: String,
     pub isolation: String,
     pub read_only: bool,
+    /// The tables (partitions, children) where row-level security applies
+    /// to the role that read: rows may have been hidden from the read.
+    pub row_security: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -28,6 +28,9 @@ pub struct FleetScanInfo {
     /// Whole seconds the standby's replay is behind.
     pub replay_lag_seconds: Option<i64>,
     pub stale_after_seconds: u64,
+    /// Tables where row-level security applies to the role that read:
+    /// rows may have been hidden from the list.
+    pub row_security: Vec<String>,
 }
 
 /// The `fleet list --output json` document.

@@ -86,6 +86,9 @@ pub struct StuckScanInfo {
     pub replay_lag_seconds: Option<i64>,
     pub stuck_after_seconds: u64,
     pub grace_seconds: u64,
+    /// Tables where row-level security applies to the role that read:
+    /// rows may have been hidden from the scan.
+    pub row_security: Vec<String>,
 }
 
 /// Stuck deployments that share a node, pool, status, path or org: one

@@ -91,6 +91,9 @@ fn sample(kind: Param, deployment: Uuid, present: bool) -> Box<dyn ToSql + Sync>
         Param::Uuid => Box::new(deployment),
         Param::UuidArray => Box::new(vec![deployment]),
         Param::Text => Box::new("pl1-00000000000000000000000000000000".to_string()),
+        // The inventory's table and column names, and table oids.
+        Param::TextArray => Box::new(vec!["deployments".to_string()]),
+        Param::Int8Array => Box::new(vec![0i64]),
         Param::OptText => Box::new(present.then(|| "edge".to_string())),
         Param::Bool => Box::new(false),
         Param::OptBool => Box::new(present.then_some(true)),

@@ -24,4 +24,6 @@ pub mod usage;
 pub mod wait;
 pub mod watch;
 
-pub use output::{ColorChoice, Output, OutputFormat, Paint, note, print, print_json};
+pub use output::{
+    ColorChoice, Output, OutputFormat, Paint, note, print, print_json, warn_row_security,
+};

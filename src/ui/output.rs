@@ -264,6 +264,22 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
 /// A line for the human on stderr. Errors writing to stderr are ignored:
 /// there is nowhere left to report them. Colour sequences the caller
 /// painted survive; anything else unsafe is made visible.
+/// The warning a read gives when row-level security applies to the role
+/// on some of its tables (`what`: "this diagnosis", "the scan" …): rows may
+/// be missing from what it shows. Nothing when `tables` is empty.
+pub fn warn_row_security(tables: &[String], what: &str) {
+    if tables.is_empty() {
+        return;
+    }
+    note(&format!(
+        "warning: row-level security applies to this role on {}: rows may be hidden from {what}, \
+         and fail-safely refuses to decide here. Next step: read as a role that row-level \
+         security does not filter (the table owner, or a BYPASSRLS role); `pushleft-controller \
+         doctor` lists the policies",
+        tables.join(", ")
+    ));
+}
+
 pub fn note(text: &str) {
     let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(text, true));
 }

@@ -6,6 +6,7 @@ mod support;
 mod batch;
 mod cli;
 mod clock;
+mod closed_world;
 mod connect;
 mod control_plane;
 mod defaults;

@@ -1,6 +1,6 @@
 //! The schema check ([`schema_check`]), in doctor's words: one line each
-//! for the tables, the foreign keys, the protecting triggers and the other
-//! triggers and rules of the written tables.
+//! for the tables, the foreign keys, the protecting triggers, the other
+//! triggers and rules of the written tables, and the inventory.
 
 use crate::db::session::Pinned;
 use anyhow::Result;
@@ -15,7 +15,33 @@ pub(super) fn schema(tx: &mut Pinned<'_>, expect: &Expect, checks: &mut Checks) 
     foreign_keys(&report, checks);
     triggers(&report, checks);
     other_triggers(&report, checks);
+    inventory(&report, checks);
     Ok(())
+}
+
+/// The "inventory" line: the closed world of every table's tree, one
+/// problem after another, each with its next step.
+fn inventory(report: &SchemaReport, checks: &mut Checks) {
+    if report.inventory_problems.is_empty() {
+        checks.push(
+            "inventory",
+            Status::Ok,
+            "every table and its partitions and children: plain or partitioned tables, no \
+             row-level security that filters this role, the locking foreign keys on every \
+             child, no code outside pg_catalog in the written tables' defaults, constraints \
+             and indexes, every column readable",
+        );
+    } else {
+        checks.push(
+            "inventory",
+            Status::Fail,
+            format!(
+                "{}. fail-safely refuses to write while this is so; diagnose, stuck and fleet \
+                 list may not see every row",
+                report.inventory_problems.join("; ")
+            ),
+        );
+    }
 }
 
 /// The "schema" line: tables, columns and types.

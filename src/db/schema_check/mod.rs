@@ -15,7 +15,12 @@
 //!   of those tables (partitions too), enabled, fire BEFORE the operation,
 //!   and really refuse (`decide::triggers::protects`), not only exist;
 //! - `deployments` and `deployment_events`, the two tables fail-safely
-//!   writes, carry no trigger or rule it cannot vouch for (SPEC step 5).
+//!   writes, carry no trigger or rule it cannot vouch for;
+//! - the closed world (`inventory.rs`): no relation of any tree that is not
+//!   a table, no row-level security that filters the role, every child
+//!   with the locking foreign keys, no code outside pg_catalog in the
+//!   defaults, constraints and indexes of the written tables, and every
+//!   column readable.
 //!
 //! Only catalog reads: safe on a standby, inside a read-only transaction.
 //! Tables are looked up by schema and name as bound values.
@@ -32,6 +37,7 @@ use super::sql::Schema;
 pub use crate::decide::triggers::{AllowedTriggers, Operation};
 
 mod foreign_keys;
+mod inventory;
 mod report;
 mod tables;
 mod triggers;
@@ -58,6 +64,7 @@ pub fn check(
     check_foreign_keys(client, schema, &mut report)?;
     check_triggers(client, schema, &mut report)?;
     check_written_tables(client, allowed, &mut report)?;
+    inventory::check_inventory(client, allowed, &mut report)?;
     Ok(report)
 }
 

@@ -37,6 +37,13 @@ pub struct SchemaReport {
     /// Triggers and rules on the written tables vouched for only because
     /// `PUSHLEFT_ALLOWED_TRIGGERS` lists them.
     pub allowed: Vec<String>,
+    /// What the inventory found that nobody vouches for: relations that
+    /// are not tables, row-level security, children without the locking
+    /// foreign keys, code outside pg_catalog, unreadable columns.
+    pub inventory_problems: Vec<String>,
+    /// How many things the inventory reported.
+    #[serde(skip)]
+    pub relations_inventoried: usize,
     /// The oid of each table found, by name.
     #[serde(skip)]
     pub oids: BTreeMap<&'static str, i64>,
@@ -49,6 +56,7 @@ impl SchemaReport {
             && self.foreign_key_problems.is_empty()
             && self.trigger_problems.is_empty()
             && self.unvouched.is_empty()
+            && self.inventory_problems.is_empty()
     }
 
     /// Tables, columns and types are as expected.
@@ -70,6 +78,7 @@ impl SchemaReport {
             .chain(&self.foreign_key_problems)
             .chain(&self.trigger_problems)
             .chain(&self.unvouched)
+            .chain(&self.inventory_problems)
             .cloned()
             .collect()
     }

@@ -175,6 +175,13 @@ const EXPECTED: &[(&str, &[(&str, Kind)])] = &[
     ),
 ];
 
+/// Every (table, column) the tool reads.
+pub(super) fn read_columns() -> impl Iterator<Item = (&'static str, &'static str)> {
+    EXPECTED
+        .iter()
+        .flat_map(|(table, columns)| columns.iter().map(move |(column, _)| (*table, *column)))
+}
+
 /// The tables the tool reads, in the order they are checked.
 pub fn tables() -> impl Iterator<Item = &'static str> {
     EXPECTED.iter().map(|(table, _)| *table)

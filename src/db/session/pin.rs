@@ -126,6 +126,7 @@ impl InForce {
         }
         let expected = [
             ("jit", "off".to_string()),
+            ("standard_conforming_strings", "on".to_string()),
             ("transaction_isolation", terms.isolation().to_string()),
             (
                 "transaction_read_only",
@@ -396,6 +397,7 @@ mod tests {
         vec![
             ("search_path", "pg_catalog, pg_temp"),
             ("jit", "off"),
+            ("standard_conforming_strings", "on"),
             ("session_replication_role", "origin"),
             ("transaction_isolation", "repeatable read"),
             ("transaction_read_only", "on"),

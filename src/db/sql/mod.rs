@@ -29,6 +29,10 @@ pub use conn::Conn;
 /// it the same way.
 pub const SCHEMA_PLACEHOLDER: &str = ":\"schema\"";
 
+/// How a file names the schema as a value (a string literal): psql's
+/// quoted-literal variable, rendered by [`Schema::literal`].
+pub const SCHEMA_LITERAL_PLACEHOLDER: &str = ":'schema'";
+
 /// Where a one-statement read includes [`session::READ_SETTINGS`] at the
 /// head of its select list (`SELECT :read_settings, …`): psql's variable
 /// syntax again, so `psql -v read_settings=…` renders it the same way.
@@ -78,6 +82,13 @@ impl Schema {
         &self.0
     }
 
+    /// The name as an SQL string literal: single-quoted, quotes doubled
+    /// (every transaction pins standard_conforming_strings, so a backslash
+    /// is only a backslash).
+    pub fn literal(&self) -> String {
+        format!("'{}'", self.0.replace('\'', "''"))
+    }
+
     /// The name as an SQL identifier: always double-quoted, quotes doubled.
     pub fn quoted(&self) -> String {
         format!("\"{}\"", self.0.replace('"', "\"\""))
@@ -113,12 +124,14 @@ impl Statement {
     /// The statement to run against the control plane's tables in
     /// `schema`: the placeholder replaced by the quoted schema name.
     pub fn sql(&self, schema: &Schema) -> String {
-        let text = self.text.replace(SCHEMA_PLACEHOLDER, &schema.quoted());
-        if text.contains(READ_SETTINGS_PLACEHOLDER) {
-            text.replace(READ_SETTINGS_PLACEHOLDER, &session::READ_SETTINGS.code())
+        let text = if self.text.contains(READ_SETTINGS_PLACEHOLDER) {
+            self.text
+                .replace(READ_SETTINGS_PLACEHOLDER, &session::READ_SETTINGS.code())
         } else {
-            text
-        }
+            self.text.to_string()
+        };
+        text.replace(SCHEMA_PLACEHOLDER, &schema.quoted())
+            .replace(SCHEMA_LITERAL_PLACEHOLDER, &schema.literal())
     }
 
     /// The file without its comment lines (a fragment is spliced into the
@@ -253,6 +266,8 @@ pub enum Param {
     Uuid,
     UuidArray,
     Text,
+    TextArray,
+    Int8Array,
     OptText,
     Bool,
     OptBool,
@@ -275,6 +290,8 @@ impl Param {
             Param::Uuid | Param::OptUuid => Type::UUID,
             Param::UuidArray => Type::UUID_ARRAY,
             Param::Text | Param::OptText => Type::TEXT,
+            Param::TextArray => Type::TEXT_ARRAY,
+            Param::Int8Array => Type::INT8_ARRAY,
             Param::Bool | Param::OptBool => Type::BOOL,
             Param::Int4 => Type::INT4,
             Param::Int8 | Param::OptInt8 => Type::INT8,
@@ -414,6 +431,10 @@ pub mod schema_check {
     pub const TREE: Statement = file!(Query "schema_check/tree.sql" [Int8]);
     pub const TRIGGERS: Statement = file!(Query "schema_check/triggers.sql" [Int8]);
     pub const RULES: Statement = file!(Query "schema_check/rules.sql" [Int8]);
+    /// The closed world: $1/$2 the tables' names and oids, $3 the written
+    /// tables, $4/$5 the columns read (table, column).
+    pub const INVENTORY: Statement = file!(Query "schema_check/inventory.sql"
+        [TextArray, Int8Array, TextArray, TextArray, TextArray]);
 }
 
 /// Connecting: `target_session_attrs`.
@@ -500,6 +521,7 @@ pub const ALL: &[&Statement] = &[
     &schema_check::TREE,
     &schema_check::TRIGGERS,
     &schema_check::RULES,
+    &schema_check::INVENTORY,
     &connect::SESSION_ATTRS,
     &doctor::TLS,
     &doctor::SERVER_VERSION,

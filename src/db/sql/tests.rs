@@ -241,8 +241,12 @@ fn one_statement_reads_render_the_settings_fragment() {
         );
         if statement.text.contains(READ_SETTINGS_PLACEHOLDER) {
             including += 1;
+            let fragment = session::READ_SETTINGS
+                .code()
+                .replace(SCHEMA_LITERAL_PLACEHOLDER, &public.literal());
             assert!(
-                rendered.contains(&session::READ_SETTINGS.code())
+                rendered.contains(&fragment)
+                    && !rendered.contains(SCHEMA_LITERAL_PLACEHOLDER)
                     && !rendered.contains("A fragment of a select list"),
                 "sql/{}: {rendered}",
                 statement.path
@@ -256,6 +260,7 @@ fn one_statement_reads_render_the_settings_fragment() {
 fn statements_render_for_a_schema() {
     let ops = Schema::parse("Ops \"x\"").unwrap();
     assert_eq!(ops.quoted(), "\"Ops \"\"x\"\"\"");
+    assert_eq!(Schema::parse("o'x").unwrap().literal(), "'o''x'");
     let rendered = diagnose::SNAPSHOT.sql(&ops);
     assert!(
         rendered.contains("FROM \"Ops \"\"x\"\"\".jobs"),

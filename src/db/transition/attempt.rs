@@ -152,6 +152,7 @@ fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
         .iter()
         .chain(&report.foreign_key_problems)
         .chain(&report.trigger_problems)
+        .chain(&report.inventory_problems)
         .cloned()
         .collect();
     lines.extend(report.unvouched.iter().map(|what| {

@@ -37,6 +37,7 @@ pub fn base() -> DeploymentSnapshot {
             server_version: "15".into(),
             isolation: "repeatable read".into(),
             read_only: true,
+            row_security: Vec::new(),
         },
         deployment: Deployment {
             id: id(0xD1),

@@ -289,6 +289,14 @@ impl AllowedTriggers {
         self.0.is_empty()
     }
 
+    /// Whether the function `schema.name` is listed, as `name` or as
+    /// `schema.name` (code in defaults, constraints and indexes).
+    pub fn allows_function(&self, schema: &str, name: &str) -> bool {
+        self.0
+            .iter()
+            .any(|(s, n)| n == name && s.as_deref().is_none_or(|s| s == schema))
+    }
+
     /// Whether `name` on `relation` (of the tree of `table`) is listed.
     pub fn allows(&self, table: &str, relation: &str, name: &str) -> bool {
         self.0

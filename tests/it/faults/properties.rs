@@ -168,6 +168,7 @@ fn snapshot_of(s: &State) -> Snapshot {
             server_version: "15".to_string(),
             isolation: "repeatable read".to_string(),
             read_only: true,
+            row_security: Vec::new(),
         },
         deployment: Deployment {
             id: Uuid::from_u128(0xd1),
