@@ -1,16 +1,19 @@
 //! `diagnose <deployment>`: every runbook query in one read-only snapshot,
 //! and a verdict.
 
+use std::cell::RefCell;
+
 use anyhow::Result;
 
 use super::Context;
 use crate::cli::DiagnoseArgs;
 use crate::db;
+use crate::db::session::Session;
 use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
 use crate::model::DeploymentSnapshot;
 use crate::ui;
-use crate::ui::diagnose::{DiagnoseReport, diagnose_table};
+use crate::ui::diagnose::{DiagnoseReport, Events, diagnose_table};
 
 /// One consistent read of a deployment and the verdict on it.
 pub struct Diagnosis {
@@ -22,7 +25,7 @@ pub struct Diagnosis {
 /// Reads `deployment` (id or prefix) inside one REPEATABLE READ READ ONLY
 /// transaction and assesses it.
 pub fn diagnose(
-    client: &mut crate::db::session::Session,
+    client: &mut Session,
     schema: &db::sql::Schema,
     deployment: &str,
     events_limit: Option<usize>,
@@ -42,13 +45,17 @@ pub fn diagnose(
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     let mut client = ctx.connect_for_reading()?;
     let policy = args.staleness.policy();
-    // The table shows the last N events; JSON carries the whole trail.
-    let limit = if ctx.output.json() {
-        None
-    } else {
-        Some(args.events)
-    };
-    let d = diagnose(&mut client, ctx.schema(), &args.deployment, limit, &policy)?;
+    if ctx.output.json() {
+        return json(ctx, &mut client, args, &policy);
+    }
+    // The table shows the last N events.
+    let d = diagnose(
+        &mut client,
+        ctx.schema(),
+        &args.deployment,
+        Some(args.events),
+        &policy,
+    )?;
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::diagnose(
             &d.snapshot,
@@ -57,22 +64,40 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
         ))?;
         return Ok(ExitCode::Done);
     }
-    let mut report = DiagnoseReport::new(&d.snapshot, &d.verdict, &d.fingerprint, &policy);
-    report.region = ctx.region();
-    if let Some(region) = &report.region
-        && !ctx.output.json()
-    {
+    if let Some(region) = ctx.region() {
         ctx.output
             .note(&format!("region {region} (connection service)"));
     }
-    super::print(ctx, &report, || {
-        diagnose_table(
-            &ctx.output,
-            &d.snapshot,
-            &d.verdict,
-            &d.fingerprint,
-            &policy,
-        )
-    })?;
+    ctx.output.print(&diagnose_table(
+        &ctx.output,
+        &d.snapshot,
+        &d.verdict,
+        &d.fingerprint,
+        &policy,
+    ))?;
     Ok(ExitCode::Done)
+}
+
+/// The JSON document carries the whole trail: in one read-only snapshot,
+/// the deployment is read with its last event (all the verdict needs),
+/// then the trail is streamed into the document as it arrives.
+fn json(
+    ctx: &Context,
+    client: &mut Session,
+    args: &DiagnoseArgs,
+    policy: &Policy,
+) -> Result<ExitCode> {
+    let schema = ctx.schema();
+    client.read(|tx| {
+        let snapshot = db::snapshot::read_in(tx, schema, &args.deployment, Some(1))?;
+        ui::warn_row_security(&snapshot.snapshot.row_security, "this diagnosis");
+        let verdict = decide::assess(&snapshot, policy);
+        let fingerprint = decide::fingerprint(&snapshot);
+        let mut events = db::snapshot::events(tx, schema, snapshot.deployment.id)?;
+        let mut report = DiagnoseReport::new(&snapshot, &verdict, &fingerprint, policy);
+        report.events = Events::Stream(RefCell::new(&mut events));
+        report.region = ctx.region();
+        ui::print_json(&report)?;
+        Ok(ExitCode::Done)
+    })
 }

@@ -30,14 +30,22 @@ pub fn read(
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
+    session.read(|tx| read_in(tx, schema, deployment, events_limit))
+}
+
+/// [`read`] inside the caller's read-only transaction (which may go on to
+/// stream the trail with [`events`]).
+pub fn read_in(
+    tx: &mut impl Conn,
+    schema: &Schema,
+    deployment: &str,
+    events_limit: Option<usize>,
+) -> Result<DeploymentSnapshot> {
     let (low, high, prefix) = resolve::range(deployment)?;
     let limit = limit(events_limit);
-    let row = session
-        .read(|tx| {
-            diagnose::SNAPSHOT
-                .query_one(tx, schema, &[&low, &high, &limit])
-                .context("reading (sql/diagnose/snapshot.sql)")
-        })
+    let row = diagnose::SNAPSHOT
+        .query_one(tx, schema, &[&low, &high, &limit])
+        .context("reading (sql/diagnose/snapshot.sql)")
         .map_err(|err| match err.downcast::<postgres::Error>() {
             Ok(pg) => resolve::missing_table(pg, schema),
             Err(other) => other,
@@ -47,6 +55,30 @@ pub fn read(
         .context("reading the candidates")?;
     let id = resolve::choose(&candidates, low, prefix.as_deref())?;
     from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))
+}
+
+/// The whole event trail of `id`, oldest first, as the rows arrive: for a
+/// document written while it is read (`diagnose -o json`), so a long trail
+/// is never held in memory.
+pub fn events<'c>(
+    tx: &'c mut impl Conn,
+    schema: &Schema,
+    id: Uuid,
+) -> Result<impl Iterator<Item = Result<Event>> + 'c> {
+    use postgres::fallible_iterator::FallibleIterator;
+    let rows = diagnose::EVENTS
+        .query_stream(tx, schema, &[&id])
+        .with_context(|| format!("reading the events of deployment {id}"))?;
+    Ok(rows.iterator().map(move |row| {
+        let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
+        Ok(Event {
+            sequence: row.col("sequence")?,
+            id: row.col("id")?,
+            kind: row.col("kind")?,
+            occurred_at: row.col("occurred_at")?,
+            payload: row.col("payload")?,
+        })
+    }))
 }
 
 /// Reads everything about `id` inside the caller's transaction after

@@ -1,6 +1,8 @@
 //! `diagnose` on the screen: the verdict first, then one table per runbook
 //! section (`diagnose_sections`); or one JSON document.
 
+use std::cell::RefCell;
+
 use serde::Serialize;
 
 use super::diagnose_sections as sections;
@@ -21,6 +23,40 @@ pub struct NodeView<'a> {
     pub stale: bool,
 }
 
+/// The trail in a document: the events read, or a stream of them written
+/// as they arrive (a million events are never held in memory).
+pub enum Events<'a> {
+    Rows(&'a [Event]),
+    Stream(RefCell<&'a mut dyn Iterator<Item = anyhow::Result<Event>>>),
+}
+
+impl std::fmt::Debug for Events<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Events::Rows(rows) => write!(f, "{} events", rows.len()),
+            Events::Stream(_) => f.write_str("a stream of events"),
+        }
+    }
+}
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        match self {
+            Events::Rows(rows) => rows.serialize(serializer),
+            Events::Stream(stream) => {
+                let mut stream = stream.borrow_mut();
+                let mut seq = serializer.serialize_seq(None)?;
+                for event in &mut **stream {
+                    let event = event.map_err(|err| S::Error::custom(format!("{err:#}")))?;
+                    seq.serialize_element(&event)?;
+                }
+                seq.end()
+            }
+        }
+    }
+}
+
 /// The `diagnose --output json` document (documented in the man page).
 #[derive(Debug, Serialize)]
 pub struct DiagnoseReport<'a> {
@@ -32,7 +68,7 @@ pub struct DiagnoseReport<'a> {
     pub verdict: &'a Verdict,
     pub fingerprint: &'a str,
     pub snapshot: &'a ReadInfo,
-    pub events: &'a [Event],
+    pub events: Events<'a>,
     pub events_total: i64,
     pub jobs: &'a [Job],
     pub results: &'a [JobResult],
@@ -58,7 +94,7 @@ impl<'a> DiagnoseReport<'a> {
             verdict,
             fingerprint,
             snapshot: &s.snapshot,
-            events: &s.events,
+            events: Events::Rows(&s.events),
             events_total: s.events_total,
             jobs: &s.jobs,
             results: &s.results,

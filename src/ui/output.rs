@@ -253,17 +253,30 @@ pub fn json_line<T: Serialize>(value: &T) -> Result<String> {
 
 /// Writes one pretty JSON document, with its `schema_version`, to stdout.
 /// JSON is never sanitized: it carries the database's text exactly.
+/// Written as it is serialized, never held whole: a document with a
+/// streamed part (diagnose's long trail) stays in bounded memory.
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(&Versioned {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let document = Versioned {
         schema_version: SCHEMA_VERSION,
         document: value,
-    })?;
-    write_out(&text)
+    };
+    serde_json::to_writer_pretty(&mut out, &document).map_err(json_write_error)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
 }
 
-/// A line for the human on stderr. Errors writing to stderr are ignored:
-/// there is nowhere left to report them. Colour sequences the caller
-/// painted survive; anything else unsafe is made visible.
+/// A failed write stays an I/O error (a closed pipe ends quietly); a
+/// failure of what was streamed into the document is that failure.
+fn json_write_error(err: serde_json::Error) -> anyhow::Error {
+    if err.is_io() {
+        anyhow::Error::new(io::Error::from(err))
+    } else {
+        anyhow::anyhow!("{err}")
+    }
+}
+
 /// The warning a read gives when row-level security applies to the role
 /// on some of its tables (`what`: "this diagnosis", "the scan" …): rows may
 /// be missing from what it shows. Nothing when `tables` is empty.
@@ -280,6 +293,9 @@ pub fn warn_row_security(tables: &[String], what: &str) {
     ));
 }
 
+/// A line for the human on stderr. Errors writing to stderr are ignored:
+/// there is nowhere left to report them. Colour sequences the caller
+/// painted survive; anything else unsafe is made visible.
 pub fn note(text: &str) {
     let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(text, true));
 }

@@ -353,6 +353,8 @@ pub mod diagnose {
     /// $1, $2: the id range of the id or prefix; $3: the last N events
     /// (NULL: all).
     pub const SNAPSHOT: Statement = file!(Query "diagnose/snapshot.sql" [Uuid, Uuid, OptInt8]);
+    /// $1 the deployment: its whole trail, oldest first, streamed.
+    pub const EVENTS: Statement = file!(Query "diagnose/events.sql" [Uuid]);
 }
 
 /// The guarded transition of `fail-safely` (SPEC steps 1-6).
@@ -493,6 +495,7 @@ pub const ALL: &[&Statement] = &[
     &session::SET_LOCAL_ROLE,
     &session::READ_SETTINGS,
     &diagnose::SNAPSHOT,
+    &diagnose::EVENTS,
     &fail_safely::GUARD_COUNTERS,
     &fail_safely::LOCK_DEPLOYMENT,
     &fail_safely::LOCK_JOBS,
