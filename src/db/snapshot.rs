@@ -71,12 +71,16 @@ pub fn events<'c>(
         .with_context(|| format!("reading the events of deployment {id}"))?;
     Ok(rows.iterator().map(move |row| {
         let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
+        // A NULL is shown as such (the verdict, read before, already
+        // judged the last event's); it never breaks the document.
+        let mut nulls = Vec::new();
+        let mut r = RowReader::new(&row, EVENTS, "id", &mut nulls)?;
         Ok(Event {
-            sequence: row.col("sequence")?,
-            id: row.col("id")?,
-            kind: row.col("kind")?,
-            occurred_at: row.col("occurred_at")?,
-            payload: row.col("payload")?,
+            sequence: r.required("sequence")?,
+            id: r.col("id")?,
+            kind: r.required("kind")?,
+            occurred_at: r.col("occurred_at")?,
+            payload: r.required("payload")?,
         })
     }))
 }

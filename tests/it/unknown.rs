@@ -207,67 +207,60 @@ fn scenario_full(n: u8) -> String {
     format!("d000000{n}-0000-4000-8000-00000000000{n}")
 }
 
-/// Puts a NULL in a test database; returns the row's id.
-type Plant = Box<dyn Fn(&TestDb) -> String>;
-
 #[test]
 fn nulls_refuse_naming_table_column_and_row() {
-    let cases: Vec<(&str, Plant)> = vec![
-        (
-            "jobs.kind",
-            Box::new(|db| {
-                sql(
-                    db,
-                    &format!(
-                        "ALTER TABLE jobs ALTER COLUMN kind DROP NOT NULL; UPDATE jobs SET kind = NULL WHERE id = '{JOB_1}'"
-                    ),
-                );
-                JOB_1.to_string()
-            }),
-        ),
-        (
-            "jobs.status",
-            Box::new(|db| {
-                sql(
-                    db,
-                    &format!(
-                        "ALTER TABLE jobs ALTER COLUMN status DROP NOT NULL; UPDATE jobs SET status = NULL WHERE id = '{JOB_1}'"
-                    ),
-                );
-                JOB_1.to_string()
-            }),
-        ),
-        (
-            "deployments.org_id",
-            Box::new(|db| {
-                sql(
-                    db,
-                    &format!(
-                        "ALTER TABLE deployments ALTER COLUMN org_id DROP NOT NULL; UPDATE deployments SET org_id = NULL WHERE id = '{}'",
-                        scenario_full(1)
-                    ),
-                );
-                scenario_full(1)
-            }),
-        ),
-        (
-            "deployment_events.payload",
-            Box::new(|db| null_last_event(db, "payload").to_string()),
-        ),
-        (
-            "deployment_events.occurred_at",
-            Box::new(|db| null_last_event(db, "occurred_at").to_string()),
-        ),
+    let columns = [
+        "jobs.kind",
+        "jobs.status",
+        "deployments.org_id",
+        "deployment_events.payload",
+        "deployment_events.occurred_at",
     ];
-    for (column, plant) in cases {
+    for column in columns {
         let db = TestDb::scenarios();
-        let row = plant(&db);
+        let (table, col) = column.split_once('.').unwrap_or_default();
+        let row = match table {
+            "deployment_events" => null_last_event(&db, col).to_string(),
+            _ => {
+                let id = match table {
+                    "jobs" => JOB_1.to_string(),
+                    _ => scenario_full(1),
+                };
+                sql(
+                    &db,
+                    &format!(
+                        "ALTER TABLE {table} ALTER COLUMN {col} DROP NOT NULL;
+                         UPDATE {table} SET {col} = NULL WHERE id = '{id}'"
+                    ),
+                );
+                id
+            }
+        };
         refused_both_ways(&db, &scenario(1), &[column, &row, "is NULL"]);
         let doc = diagnosed_undecidable(&db, &scenario(1), "null_value", &row);
         if column == "deployments.org_id" {
             assert_eq!(doc["deployment"]["org_id"], Value::Null);
         }
     }
+    // A NULL in an older event: the trail (streamed in JSON) shows it, the
+    // table warns, and the decision does not rest on it.
+    let db = TestDb::scenarios();
+    sql(
+        &db,
+        "ALTER TABLE deployment_events ALTER COLUMN payload DROP NOT NULL;
+         ALTER TABLE deployment_events DISABLE TRIGGER USER;
+         UPDATE deployment_events SET payload = NULL
+         WHERE deployment_id = 'd0000001-0000-4000-8000-000000000001' AND sequence = 1;
+         ALTER TABLE deployment_events ENABLE TRIGGER USER",
+    );
+    let run = db.run(&["diagnose", "d0000001", "-o", "json"]);
+    run.assert_code(0);
+    let doc = run.json();
+    assert_eq!(doc["events"][0]["payload"], Value::Null, "{doc:#}");
+    assert_eq!(doc["verdict"]["path"], "operator_failed");
+    let table = db.run(&["diagnose", "d0000001", "-o", "table"]);
+    table.assert_code(0);
+    assert!(table.stdout.contains("older event"), "{}", table.stdout);
 }
 
 /// A fleet-wide view as JSON and as a table: the exit code, the document,
