@@ -342,4 +342,43 @@ mod tests {
         let wrong = json_rows(Some(&json!([{"n": "x"}])), |row| row.col::<i64>("n"));
         assert!(format!("{:#}", wrong.unwrap_err()).contains("column n"));
     }
+
+    #[test]
+    fn a_null_in_a_not_null_column_is_a_placeholder_and_a_warning() {
+        let array = json!([{"id": "b0000001-0000-4000-8000-000000000001", "kind": null,
+                            "pool": null, "attempt": null, "status": "blocked"}]);
+        let mut warnings = Vec::new();
+        let rows = json_rows(Some(&array), |row| {
+            let mut r = RowReader::new(row, "jobs", "id", &mut warnings)?;
+            Ok((
+                r.required::<JobKind>("kind")?,
+                r.or_unknown::<String>("pool")?,
+                r.required::<i32>("attempt")?,
+                r.required::<JobStatus>("status")?,
+            ))
+        })
+        .unwrap();
+        assert_eq!(
+            rows[0],
+            (JobKind::Null, None, 0, JobStatus::Unknown("blocked".into()))
+        );
+        let named: Vec<(&str, &str, &str)> = warnings
+            .iter()
+            .map(|w| (w.table.as_str(), w.column.as_str(), w.row.as_str()))
+            .collect();
+        let row = "b0000001-0000-4000-8000-000000000001";
+        assert_eq!(
+            named,
+            [
+                ("jobs", "kind", row),
+                ("jobs", "pool", row),
+                ("jobs", "attempt", row)
+            ]
+        );
+        assert!(
+            warnings[0]
+                .message
+                .contains("jobs.kind is NULL in row b0000001")
+        );
+    }
 }
