@@ -13,6 +13,11 @@
 -- job out of `leased` (or renews lease_expires_at), so such a job was not
 -- reclaimed.
 -- $3 the schema's name (to find its indexes in the catalog).
+-- $4 clock skew tolerance (milliseconds, bigint): `clock_skew_rows` lists
+-- the in-flight deployments whose last event (or creation, without one)
+-- and the nodes whose heartbeat is further ahead of now() than that: a
+-- deployment whose last event is ahead is never stuck by deployment_stuck
+-- until the server's clock passes it, a node never stale.
 --
 -- This statement probes an index per deployment. On a schema without
 -- those indexes (the control plane's schema is not ours to index) every
@@ -127,4 +132,27 @@ SELECT :read_settings,
        (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
         FROM stuck s) AS stuck_rows,
        (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)
-        FROM orphaned o) AS orphaned_rows
+        FROM orphaned o) AS orphaned_rows,
+       (SELECT json_agg(k ORDER BY k.ahead_seconds DESC, k.deployment_id, k.node)
+        FROM (SELECT CASE WHEN last.occurred_at IS NULL THEN 'created' ELSE 'event' END AS of,
+                     d.id AS deployment_id, last.sequence, NULL::text AS node,
+                     coalesce(last.occurred_at, d.created_at) AS at,
+                     floor(extract(epoch FROM coalesce(last.occurred_at, d.created_at) - now()))::bigint
+                         AS ahead_seconds
+              FROM :"schema".deployments d
+              LEFT JOIN LATERAL (
+                  SELECT e.sequence, e.occurred_at
+                  FROM :"schema".deployment_events e
+                  WHERE e.deployment_id = d.id
+                  ORDER BY e.sequence DESC
+                  LIMIT 1
+              ) last ON true
+              WHERE d.status IN ('queued', 'building', 'deploying')
+                AND coalesce(last.occurred_at, d.created_at) > now() + $4::bigint * interval '1 millisecond'
+                AND (SELECT present FROM indexed)
+              UNION ALL
+              SELECT 'heartbeat', NULL, NULL, n.name, n.last_seen_at,
+                     floor(extract(epoch FROM n.last_seen_at - now()))::bigint
+              FROM :"schema".fleet_nodes n
+              WHERE n.last_seen_at > now() + $4::bigint * interval '1 millisecond'
+                AND (SELECT present FROM indexed)) k) AS clock_skew_rows

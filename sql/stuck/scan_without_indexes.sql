@@ -1,7 +1,8 @@
 -- stuck, on a schema without the indexes sql/stuck/scan.sql probes (it says
 -- so with `indexed = false` and reads nothing; the caller then runs this).
 -- The same rows, columns and parameters as scan.sql, in ONE statement: one
--- snapshot. $3 the schema's name (to find the trail's index).
+-- snapshot. $3 the schema's name (to find the trail's index), $4 the
+-- clock skew tolerance (milliseconds).
 --
 -- Without an index per deployment, a probe per deployment is a sequential
 -- scan per deployment. Here every table is read at most once, as psql's
@@ -28,11 +29,11 @@ WITH trail_index AS MATERIALIZED (
     SELECT d.id, d.org_id, d.status, d.created_at
     FROM :"schema".deployments d
     WHERE d.status IN ('queued', 'building', 'deploying')
-), last_event AS (
-    SELECT d.id, l.event_id, l.occurred_at, l.kind
+), last_event AS MATERIALIZED (
+    SELECT d.id, l.event_id, l.sequence, l.occurred_at, l.kind
     FROM in_flight d
     CROSS JOIN LATERAL (
-        SELECT e.id AS event_id, e.occurred_at, e.kind
+        SELECT e.id AS event_id, e.sequence, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         WHERE e.deployment_id = d.id
         ORDER BY e.sequence DESC
@@ -42,10 +43,10 @@ WITH trail_index AS MATERIALIZED (
     UNION ALL
     -- Without it, one pass over the events. (One-time filters: only one
     -- of the two branches ever runs.)
-    SELECT scanned.id, scanned.event_id, scanned.occurred_at, scanned.kind
+    SELECT scanned.id, scanned.event_id, scanned.sequence, scanned.occurred_at, scanned.kind
     FROM (
         SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.id AS event_id,
-               e.occurred_at, e.kind
+               e.sequence, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         JOIN in_flight d ON d.id = e.deployment_id
         WHERE NOT (SELECT present FROM trail_index)
@@ -157,4 +158,18 @@ SELECT :read_settings,
        (SELECT json_agg(s ORDER BY coalesce(s.last_event_at, s.created_at), s.id)
         FROM stuck s) AS stuck_rows,
        (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)
-        FROM orphaned o) AS orphaned_rows
+        FROM orphaned o) AS orphaned_rows,
+       (SELECT json_agg(k ORDER BY k.ahead_seconds DESC, k.deployment_id, k.node)
+        FROM (SELECT CASE WHEN l.occurred_at IS NULL THEN 'created' ELSE 'event' END AS of,
+                     d.id AS deployment_id, l.sequence, NULL::text AS node,
+                     coalesce(l.occurred_at, d.created_at) AS at,
+                     floor(extract(epoch FROM coalesce(l.occurred_at, d.created_at) - now()))::bigint
+                         AS ahead_seconds
+              FROM in_flight d
+              LEFT JOIN last_event l ON l.id = d.id
+              WHERE coalesce(l.occurred_at, d.created_at) > now() + $4::bigint * interval '1 millisecond'
+              UNION ALL
+              SELECT 'heartbeat', NULL, NULL, n.name, n.last_seen_at,
+                     floor(extract(epoch FROM n.last_seen_at - now()))::bigint
+              FROM :"schema".fleet_nodes n
+              WHERE n.last_seen_at > now() + $4::bigint * interval '1 millisecond') k) AS clock_skew_rows

@@ -147,6 +147,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
         left_out: None,
         regions: Some(statuses),
         warnings: Vec::new(),
+        clock_skew: Vec::new(),
     }
 }
 

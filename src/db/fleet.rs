@@ -11,6 +11,7 @@ use super::columns::{Columns, RowReader};
 use super::session::Session;
 use super::snapshot::{node_from, read_info};
 use super::sql::{self, Conn, Schema};
+use crate::decide::edges;
 use crate::duration::millis;
 use crate::model::fleet::{FleetList, FleetNode, FleetScanInfo};
 use crate::model::{AllocationStatus, NodeStatus, Warning};
@@ -100,7 +101,9 @@ impl FleetRead<'_> {
         if !checked {
             self.count_odd_allocations(client, &mut nodes, &mut warnings)?;
         }
+        let clock_skew = edges::of_nodes(nodes.iter().map(|n| &n.node), server.at);
         let list = FleetList {
+            clock_skew,
             regions: None,
             nodes,
             snapshot: FleetScanInfo {

@@ -376,6 +376,10 @@ pub fn node_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Node> {
         schedulable: r.required("schedulable")?,
         slots: r.required("slots")?,
         last_seen_at: r.col("last_seen_at")?,
-        heartbeat_age_seconds: r.col("heartbeat_age_seconds")?,
+        // A heartbeat ahead of the server's clock is seen just now, never
+        // a negative age (the clock skew is reported on its own).
+        heartbeat_age_seconds: r
+            .col::<Option<i64>>("heartbeat_age_seconds")?
+            .map(|age| age.max(0)),
     })
 }

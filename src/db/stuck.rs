@@ -17,6 +17,7 @@ use super::snapshot::read_info;
 use super::sql::{self, Schema};
 use crate::decide::scan;
 use crate::duration::millis;
+use crate::model::clock::{CLOCK_SKEW_TOLERANCE, ClockSkew};
 use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
 use crate::model::warning::push_unique;
 use crate::model::{DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus, Warning};
@@ -40,7 +41,10 @@ fn stuck_deployment(row: &impl Columns, w: &mut Vec<Warning>) -> Result<StuckDep
     let last_event_at: Option<chrono::DateTime<chrono::Utc>> = r.col("last_event_at")?;
     let last_event_kind: Option<String> = r.col("last_event_kind")?;
     // NULL when the last activity is unknown (the warnings say why).
-    let stuck_for_seconds = r.col::<Option<i64>>("stuck_for_seconds")?.unwrap_or(0);
+    let stuck_for_seconds = r
+        .col::<Option<i64>>("stuck_for_seconds")?
+        .unwrap_or(0)
+        .max(0);
     let dispatched: bool = r.col("dispatched")?;
     let waits_on: Value = r.col("waits_on")?;
     let jobs_seen: Option<Value> = r.col("jobs_seen")?;
@@ -157,8 +161,11 @@ fn orphaned_lease(row: &impl Columns, w: &mut Vec<Warning>) -> Result<OrphanedLe
     let job_id: Uuid = r.col("job_id")?;
     let node_id: Option<Uuid> = r.col("node_id")?;
     let lease_expires_at = r.required("lease_expires_at")?;
-    let expired_for_seconds = r.required("expired_for_seconds")?;
-    let node_heartbeat_age_seconds = r.col("node_heartbeat_age_seconds")?;
+    let expired_for_seconds = r.required::<i64>("expired_for_seconds")?.max(0);
+    // Ahead of the server's clock: seen just now (the skew is a warning).
+    let node_heartbeat_age_seconds = r
+        .col::<Option<i64>>("node_heartbeat_age_seconds")?
+        .map(|age| age.max(0));
     let (node_name, node_status, node_pool) = lease_node(row, node_id, w)?;
     if !kind.is_null() {
         w.extend(Warning::of_status(
@@ -221,6 +228,24 @@ fn lease_node(
     Ok((name, Some(status), pool))
 }
 
+/// A row of `clock_skew_rows`: an in-flight deployment's last event (or
+/// creation) or a node's heartbeat ahead of the server's clock.
+fn clock_skew(row: &impl Columns) -> Result<ClockSkew> {
+    let of: String = row.col("of")?;
+    let at = row.col("at")?;
+    let ahead: i64 = row.col("ahead_seconds")?;
+    let deployment: Option<Uuid> = row.col("deployment_id")?;
+    let sequence: Option<i64> = row.col("sequence")?;
+    Ok(match (of.as_str(), deployment, sequence) {
+        ("event", Some(d), Some(n)) => ClockSkew::event(d, n, at, ahead),
+        ("created", Some(d), _) => ClockSkew::created(d, at, ahead),
+        _ => {
+            let node: Option<String> = row.col("node")?;
+            ClockSkew::heartbeat(node.as_deref().unwrap_or("NULL"), at, ahead)
+        }
+    })
+}
+
 /// Both scans in one statement, in one pinned read-only transaction
 /// (`Session::read`): one instant. On a schema without the indexes the
 /// first statement probes, it reads nothing and the variant that reads
@@ -232,7 +257,8 @@ pub fn scan(
 ) -> Result<StuckReport> {
     let stuck_after = millis(thresholds.stuck_after);
     let grace = millis(thresholds.grace);
-    let values: [&(dyn ToSql + Sync); 3] = [&stuck_after, &grace, &schema.name()];
+    let tolerance = millis(CLOCK_SKEW_TOLERANCE);
+    let values: [&(dyn ToSql + Sync); 4] = [&stuck_after, &grace, &schema.name(), &tolerance];
     let row = session.read(|tx| {
         let row = sql::stuck::SCAN
             .query_one(tx, schema, &values)
@@ -247,6 +273,7 @@ pub fn scan(
     let server = read_info(&row)?;
     let deployments: Option<Value> = row.col("stuck_rows")?;
     let leases: Option<Value> = row.col("orphaned_rows")?;
+    let skews: Option<Value> = row.col("clock_skew_rows")?;
     let mut warnings = Vec::new();
     let deployments_stuck =
         json_rows(deployments.as_ref(), |r| stuck_deployment(r, &mut warnings))?;
@@ -266,5 +293,6 @@ pub fn scan(
         groups: None,
         left_out: None,
         warnings,
+        clock_skew: json_rows(skews.as_ref(), clock_skew)?,
     })
 }

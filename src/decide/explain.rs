@@ -4,6 +4,7 @@
 use uuid::Uuid;
 
 use crate::duration::human;
+use crate::model::clock::ahead_seconds;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
 use super::evidence::Evidence;
@@ -63,7 +64,17 @@ pub fn explain(a: &Assessment, evidence: &[Evidence]) -> (String, String) {
     let status = &a.s.deployment.status;
     // Quiet since the last event, which is not the deployment's age: say
     // which it is.
-    let state = if a.s.last_event().is_some() {
+    let now = a.s.snapshot.at;
+    let last = a.s.last_event();
+    let ahead = last
+        .and_then(|e| e.occurred_at)
+        .and_then(|at| ahead_seconds(now, at));
+    let state = if let Some(ahead) = ahead {
+        format!(
+            "{status}, its last event {} in the future of the server's clock (clock skew)",
+            human(ahead)
+        )
+    } else if last.is_some() {
         format!("{status}, no new event for {}", human(a.quiet_for))
     } else {
         format!("{status} for {} since it was created", human(a.quiet_for))

@@ -12,6 +12,7 @@ use crate::model::{
 use super::policy::STUCK_AFTER;
 use super::seconds_between;
 use super::verdict::{Assessment, Findings, Severity};
+use crate::model::clock::{age_seconds, ahead_seconds};
 
 /// The last event, and whether the deployment is stuck by the alert's rule.
 pub fn activity(a: &Assessment, found: &mut Findings) {
@@ -25,10 +26,13 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
                 "last event #{} {} {}",
                 e.sequence,
                 e.kind,
-                e.occurred_at.map_or_else(
-                    || "at an unknown time (NULL)".to_string(),
-                    |at| ago(seconds_between(now, at))
-                )
+                match e.occurred_at {
+                    None => "at an unknown time (NULL)".to_string(),
+                    Some(at) => match ahead_seconds(now, at) {
+                        Some(ahead) => format!("{} in the future (clock skew)", human(ahead)),
+                        None => ago(age_seconds(now, at)),
+                    },
+                }
             ),
         ),
         None => found.add(
@@ -36,7 +40,7 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
             Severity::Warning,
             format!(
                 "no events at all; created {}",
-                ago(seconds_between(now, s.deployment.created_at))
+                ago(age_seconds(now, s.deployment.created_at))
             ),
         ),
     }

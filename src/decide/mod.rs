@@ -3,6 +3,7 @@
 //! row locks), `stuck` and `wait` all decide with these and nothing else.
 
 pub mod batch;
+pub mod edges;
 pub mod evidence;
 pub mod explain;
 pub mod findings;

@@ -8,8 +8,8 @@ use uuid::Uuid;
 use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus, InstanceStatus};
 
 use super::policy::Policy;
-use super::seconds_between;
 use super::verdict::LastEvent;
+use crate::model::clock::age_seconds;
 
 /// Where the deployment stands with respect to the Verification step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -107,7 +107,7 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
             sequence: e.sequence,
             kind: e.kind.clone(),
             occurred_at: e.occurred_at,
-            age_seconds: e.occurred_at.map(|at| seconds_between(now, at)),
+            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
         }),
     }
 }
@@ -155,7 +155,7 @@ fn teardown_verified(
             node_id,
             node_name: node.name.clone(),
             last_seen_at: node.last_seen_at,
-            heartbeat_age_seconds: node.last_seen_at.map(|at| seconds_between(now, at)),
+            heartbeat_age_seconds: node.last_seen_at.map(|at| age_seconds(now, at)),
         })
     };
     let mut block = |reason: Option<Blocked>| {

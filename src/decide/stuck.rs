@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::Policy;
 use super::seconds_between;
 use crate::duration::human;
+use crate::model::clock::{CLOCK_SKEW_TOLERANCE, age_seconds, ahead_seconds};
 use crate::model::{DeploymentSnapshot, JobStatus};
 
 /// Whether a deployment is stuck, for how long, and why, in words.
@@ -30,7 +31,8 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
     let now = s.snapshot.at;
     let status = &s.deployment.status;
     let secs = |d: std::time::Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-    let quiet_for = seconds_between(now, super::verdict::last_activity(s));
+    let last_activity = super::verdict::last_activity(s);
+    let quiet_for = age_seconds(now, last_activity);
     let orphaned = s
         .jobs
         .iter()
@@ -65,7 +67,9 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
     Stuck {
         stuck: false,
         stuck_for_seconds: in_flight.then_some(quiet_for),
-        why: if in_flight {
+        why: if let Some(ahead) = ahead_seconds(now, last_activity).filter(|_| in_flight) {
+            ahead_why(s, status, ahead)
+        } else if in_flight {
             format!(
                 "it is {status} and its last progress was {} ago (deployment_stuck fires after \
                  {alert_after}), and no lease of it is orphaned",
@@ -75,4 +79,25 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
             format!("it is {status}, not in flight, and no lease of it is orphaned")
         },
     }
+}
+
+/// In flight, and its last progress is ahead of the server's clock: by
+/// that clock it progressed just now, so it is not stuck; say why.
+fn ahead_why(
+    s: &DeploymentSnapshot,
+    status: &crate::model::DeploymentStatus,
+    ahead: i64,
+) -> String {
+    let what = match s.last_event() {
+        Some(e) => format!("its last event (#{}, {})", e.sequence, e.kind),
+        None => "its creation (it has no event)".to_string(),
+    };
+    format!(
+        "it is {status} and {what} is {} in the future of the database server's clock (clock \
+         skew beyond {}): by that clock it made progress just now, so deployment_stuck does not \
+         fire, and no lease of it is orphaned. Fix the clock of what wrote it (NTP) and \
+         diagnose again",
+        human(ahead),
+        human(i64::try_from(CLOCK_SKEW_TOLERANCE.as_secs()).unwrap_or(i64::MAX))
+    )
 }

@@ -275,6 +275,7 @@ mod tests {
             left_out: None,
             regions: None,
             warnings: Vec::new(),
+            clock_skew: Vec::new(),
         }
     }
 

@@ -11,7 +11,7 @@ use super::explain::{Asker, explain, next_command};
 use super::findings;
 use super::path::decide_path;
 use super::policy::Policy;
-use super::seconds_between;
+use crate::model::clock::age_seconds;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,7 +111,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         policy,
         path,
         dispatched,
-        quiet_for: seconds_between(now, last_activity),
+        quiet_for: age_seconds(now, last_activity),
     };
 
     let mut found = Findings::default();
@@ -122,6 +122,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     findings::reservations(&a, &mut found);
     findings::source_and_artifact(&a, &mut found);
     findings::standby(&a, &mut found);
+    super::edges::findings(s, &mut found);
     super::unknown::findings(&odd, &mut found);
 
     let (headline, reason) = match &undecidable {
@@ -139,7 +140,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
             sequence: e.sequence,
             kind: e.kind.clone(),
             occurred_at: e.occurred_at,
-            age_seconds: e.occurred_at.map(|at| seconds_between(now, at)),
+            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
         }),
         stuck: super::stuck::stuck(s, policy).stuck,
         stuck_for_seconds: status.in_flight().then_some(a.quiet_for),

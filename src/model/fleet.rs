@@ -46,4 +46,7 @@ pub struct FleetList {
     /// NULL where the reference schema says NOT NULL, an unknown status,
     /// an allocation in an unknown state counted as held).
     pub warnings: Vec<super::Warning>,
+    /// The listed nodes whose heartbeat is ahead of the server's clock
+    /// (never stale until it passes it).
+    pub clock_skew: Vec<super::clock::ClockSkew>,
 }

@@ -30,6 +30,9 @@ pub fn merge_stuck(
         for d in &mut report.deployments_stuck {
             d.region = Some(region.to_string());
         }
+        for k in &mut report.clock_skew {
+            k.region = Some(region.to_string());
+        }
         for l in &mut report.leases_orphaned {
             l.region = Some(region.to_string());
         }
@@ -42,6 +45,7 @@ pub fn merge_stuck(
             .append(&mut report.deployments_stuck);
         merged.leases_orphaned.append(&mut report.leases_orphaned);
         merged.warnings.append(&mut report.warnings);
+        merged.clock_skew.append(&mut report.clock_skew);
     }
     merged
         .deployments_stuck
@@ -63,8 +67,17 @@ pub fn merge_fleet(
     for node in &mut merged.nodes {
         node.region = Some(region.clone());
     }
+    for k in &mut merged.clock_skew {
+        k.region = Some(region.clone());
+    }
     for (region, mut list) in parts {
         merged.warnings.append(&mut list.warnings);
+        merged
+            .clock_skew
+            .extend(list.clock_skew.into_iter().map(|mut k| {
+                k.region = Some(region.clone());
+                k
+            }));
         merged.nodes.extend(list.nodes.into_iter().map(|mut node| {
             node.region = Some(region.clone());
             node

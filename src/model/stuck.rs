@@ -137,6 +137,10 @@ pub struct StuckReport {
     /// NULL where the reference schema says NOT NULL, an unknown status):
     /// the rows are shown anyway, and each odd value is named here.
     pub warnings: Vec<super::Warning>,
+    /// In-flight deployments whose last event (or creation) and nodes
+    /// whose heartbeat are ahead of the server's clock: none of them can
+    /// show as stuck or stale until it passes them. Not filtered.
+    pub clock_skew: Vec<super::clock::ClockSkew>,
 }
 
 impl StuckReport {

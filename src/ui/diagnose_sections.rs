@@ -12,6 +12,9 @@ use crate::decide::Policy;
 use crate::duration::ago;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NodeStatus, ResultOutcome, short_id};
 
+/// The rows a section shows at most.
+pub const SECTION_ROWS: usize = 25;
+
 /// What every section is drawn from.
 pub struct View<'a> {
     pub out: &'a Output,
@@ -37,8 +40,17 @@ impl View<'_> {
             .unwrap_or_else(|| "—".into())
     }
 
+    /// A section's table, summarised past [`SECTION_ROWS`] rows (10,000
+    /// jobs would bury the verdict): the rest is counted, and JSON has all.
     fn render(&self, table: &Table) -> String {
-        table.render(self.out)
+        let Some((first, hidden)) = table.first_rows(SECTION_ROWS) else {
+            return table.render(self.out);
+        };
+        let text = first.render(self.out);
+        format!(
+            "{text}\n(… {hidden} more row{}; --output json lists them all)",
+            if hidden == 1 { "" } else { "s" }
+        )
     }
 }
 

@@ -13,21 +13,43 @@ use crate::decide::Severity;
 /// The warnings and problems the decision found (a teardown that will
 /// wait for a dead node, say): the plan, the dry run and the outcome all
 /// show them.
+/// The most findings and evidence lines a plan shows: a deployment with
+/// 10,000 dispatched jobs still fits a screen or two (JSON has them all).
+const PLAN_ITEMS: usize = 10;
+
 fn finding_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
-    for f in o.findings.iter().filter(|f| f.severity != Severity::Info) {
+    let shown: Vec<_> = o
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Info)
+        .collect();
+    for f in shown.iter().take(PLAN_ITEMS) {
         for l in wrap(&visible(&f.message), out.width, "  ! ", "    ") {
             lines.push(out.paint(&l, Paint::Warn));
         }
     }
+    more(shown.len(), "finding", lines);
 }
 
 fn evidence_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
-    for e in &o.evidence {
+    for e in o.evidence.iter().take(PLAN_ITEMS) {
         lines.extend(wrap(
             &visible(&e.detail),
             out.width,
             "  dispatched: ",
             "    ",
+        ));
+    }
+    more(o.evidence.len(), "dispatched item", lines);
+}
+
+/// "… and N more" past [`PLAN_ITEMS`].
+fn more(total: usize, what: &str, lines: &mut Vec<String>) {
+    if total > PLAN_ITEMS {
+        let n = total - PLAN_ITEMS;
+        lines.push(format!(
+            "  … and {n} more {what}{} (--output json lists them all)",
+            if n == 1 { "" } else { "s" }
         ));
     }
 }

@@ -1,7 +1,7 @@
 //! `fleet list` on the screen.
 
 use super::output::{Output, Paint};
-use super::stuck::standby_line;
+use super::stuck::{clock_skew_lines, standby_line};
 use super::table::{Cell, Table, col};
 use super::text::{stamp, wrapped};
 use crate::duration;
@@ -65,6 +65,10 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
     ) {
         text.push('\n');
         text.push_str(&out.paint(&wrapped(&line, out.width, "! ", "  "), Paint::Warn));
+    }
+    for line in clock_skew_lines(&fleet.clock_skew, out) {
+        text.push('\n');
+        text.push_str(&line);
     }
     Some(text)
 }

@@ -4,6 +4,7 @@ use super::output::{Output, Paint};
 use super::table::{Cell, Table, col};
 use super::text::{stamp, wrapped};
 use crate::duration;
+use crate::model::clock::age_seconds;
 use crate::model::history::{History, OperatorAction};
 use crate::model::short_id;
 
@@ -46,7 +47,7 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Cell::new(a.occurred_at.map_or_else(|| "NULL".to_string(), stamp)),
             Cell::new(a.occurred_at.map_or_else(
                 || "unknown".to_string(),
-                |at| duration::ago((now - at).num_seconds()),
+                |at| duration::ago(age_seconds(now, at)),
             )),
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),

@@ -29,18 +29,33 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// `text` with every unsafe character made visible, on one line.
+/// The most characters of one piece of database text the screen shows (a
+/// 50 MB `last_error` is cut here, with a note; JSON carries it whole).
+pub const SCREEN_TEXT_CHARS: usize = 2000;
+
+/// `text` with every unsafe character made visible, on one line, cut to
+/// [`SCREEN_TEXT_CHARS`].
 pub fn visible(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    let (text, cut) = match text.char_indices().nth(SCREEN_TEXT_CHARS) {
+        Some((end, _)) => (&text[..end], text[end..].chars().count()),
+        None => (text, 0),
+    };
+    let unsafe_chars = text.chars().any(is_unsafe);
+    if !unsafe_chars && cut == 0 {
         return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(text.len() + 16);
+    let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
         if is_unsafe(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
+    }
+    if cut > 0 {
+        out.push_str(&format!(
+            "… (+{cut} characters; --output json has it whole)"
+        ));
     }
     Cow::Owned(out)
 }
@@ -90,6 +105,16 @@ mod tests {
             "a\\u{1b}[2J\\u{1b}]0;pwned\\u{7}b\\r\\nc\\u{202e}d\\u{0}e\\u{9b}f"
         );
         assert!(matches!(visible("plain · text"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn long_database_text_is_cut_with_a_note() {
+        let huge = "é".repeat(SCREEN_TEXT_CHARS + 500);
+        let shown = visible(&huge);
+        assert!(shown.starts_with(&"é".repeat(SCREEN_TEXT_CHARS)), "{shown}");
+        assert!(shown.ends_with("… (+500 characters; --output json has it whole)"));
+        let exactly = "x".repeat(SCREEN_TEXT_CHARS);
+        assert!(matches!(visible(&exactly), Cow::Borrowed(_)));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::sanitize::visible;
 use super::table::{Cell, Table, col};
 use super::text::{fit_command, stamp, wrap};
 use crate::duration;
+use crate::model::clock::ClockSkew;
 use crate::model::region::RegionStatus;
 use crate::model::short_id;
 use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
@@ -59,6 +60,34 @@ pub fn standby_line(in_recovery: bool, lag: Option<i64>) -> Option<String> {
     })
 }
 
+/// How many clock skew lines a table shows (JSON lists every one).
+const SKEW_LINES: usize = 5;
+
+/// One warning line per time ahead of the server's clock, the first few
+/// of them; the database's text (node names) made visible.
+pub fn clock_skew_lines(skews: &[ClockSkew], out: &Output) -> Vec<String> {
+    let mut lines = Vec::new();
+    for skew in skews.iter().take(SKEW_LINES) {
+        let text = match &skew.region {
+            Some(region) => format!("{}: {}", visible(region), visible(&skew.message)),
+            None => visible(&skew.message).to_string(),
+        };
+        for l in wrap(&text, out.width, "! ", "  ") {
+            lines.push(out.paint(&l, Paint::Warn));
+        }
+    }
+    if skews.len() > SKEW_LINES {
+        lines.push(out.paint(
+            &format!(
+                "! … and {} more times ahead of the server's clock (-o json lists them all)",
+                skews.len() - SKEW_LINES
+            ),
+            Paint::Warn,
+        ));
+    }
+    lines
+}
+
 /// The whole report as text (stdout), and the hint for stderr.
 pub fn render(report: &StuckReport, out: &Output) -> String {
     let mut lines = header_lines(report, out);
@@ -110,6 +139,7 @@ fn header_lines(report: &StuckReport, out: &Output) -> Vec<String> {
     if let Some(regions) = &report.regions {
         lines.extend(regions_lines(regions, out));
     }
+    lines.extend(clock_skew_lines(&report.clock_skew, out));
     lines
 }
 

@@ -107,6 +107,19 @@ impl Table {
         self.rows.push(cells.into_boxed_slice());
     }
 
+    /// The table's first `max` rows as a table of their own, and how many
+    /// rows that leaves out (`None` when none would be).
+    pub fn first_rows(&self, max: usize) -> Option<(Table, usize)> {
+        let hidden = self.rows.len().checked_sub(max).filter(|&n| n > 0)?;
+        Some((
+            Table {
+                columns: self.columns.clone(),
+                rows: self.rows[..max].to_vec(),
+            },
+            hidden,
+        ))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }

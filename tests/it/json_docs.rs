@@ -333,7 +333,9 @@ fn with_null(table: &str, column: &str, row: &str) -> TestDb {
 fn fleet_list_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     let fleet = json(&db, &["fleet", "list"], 0);
+    // One NULL (warnings) and one heartbeat ahead (clock_skew).
     let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
+    ahead_of_the_clock(&odd);
     let warned = json(&odd, &["fleet", "list"], 0);
     assert_documented("pushleft-controller-fleet-list", &[fleet, warned]);
 }
@@ -349,8 +351,18 @@ fn stuck_documents_every_key_it_prints() {
     let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
     assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
     let odd = with_null("deployments", "org_id", "status = 'building'");
+    ahead_of_the_clock(&odd);
     let warned = json(&odd, &["stuck"], 0);
     assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
+}
+
+/// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
+fn ahead_of_the_clock(db: &TestDb) {
+    db.client()
+        .batch_execute(
+            "UPDATE fleet_nodes SET last_seen_at = now() + interval '2 hours' WHERE name = 'edge-01'",
+        )
+        .unwrap();
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod support;
 
 mod batch;
+mod bounded;
 mod cli;
 mod clock;
 mod closed_world;
@@ -12,6 +13,7 @@ mod control_plane;
 mod defaults;
 mod diagnose;
 mod doctor;
+mod edges;
 mod explain;
 mod fail_safely;
 mod faults;

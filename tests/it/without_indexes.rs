@@ -24,6 +24,7 @@ fn timeless(mut doc: Value) -> Value {
                     "expired_for_seconds",
                     "node_heartbeat_age_seconds",
                     "heartbeat_age_seconds",
+                    "ahead_seconds",
                 ] {
                     map.remove(key);
                 }
@@ -43,13 +44,14 @@ fn scan(client: &mut Client, statement: &sql::Statement) -> (bool, Value) {
         .query(
             client,
             &Schema::public(),
-            &[&1_800_000_i64, &60_000_i64, &"public"],
+            &[&1_800_000_i64, &60_000_i64, &"public", &60_000_i64],
         )
         .unwrap()
         .remove(0);
     let rows: Value = serde_json::json!({
         "stuck": row.get::<_, Option<Value>>("stuck_rows"),
         "orphaned": row.get::<_, Option<Value>>("orphaned_rows"),
+        "clock_skew": row.get::<_, Option<Value>>("clock_skew_rows"),
     });
     (row.get("indexed"), timeless(rows))
 }
@@ -59,6 +61,19 @@ fn every_read_gives_the_same_answer_without_the_tools_indexes() {
     let db = TestDb::scenarios();
     let mut client = db.client();
     rebase_to_now(&mut client);
+    // Clock skew, which both variants report: a heartbeat and the last
+    // event of a deployment in flight, 2h ahead of the server's clock.
+    client
+        .batch_execute(&format!(
+            "UPDATE fleet_nodes SET last_seen_at = now() + interval '2 hours' WHERE name = 'edge-01';
+             INSERT INTO deployment_events (sequence, id, org_id, deployment_id, kind, occurred_at)
+             SELECT max(e.sequence) + 1, gen_random_uuid(), d.org_id, d.id, 'building',
+                    now() + interval '2 hours'
+             FROM deployments d JOIN deployment_events e ON e.deployment_id = d.id
+             WHERE d.id = '{}' GROUP BY d.id, d.org_id",
+            scenario(2)
+        ))
+        .unwrap();
     let read_all = || -> Vec<Value> {
         let mut docs = vec![
             db.run(&["stuck", "-o", "json"]).assert_code(0).json(),
@@ -78,6 +93,11 @@ fn every_read_gives_the_same_answer_without_the_tools_indexes() {
     let with_indexes = read_all();
     let (indexed, probed) = scan(&mut client, &sql::stuck::SCAN);
     assert!(indexed);
+    assert_eq!(
+        probed["clock_skew"].as_array().map(Vec::len),
+        Some(2),
+        "{probed:#}"
+    );
     assert_ne!(
         probed["stuck"],
         Value::Null,
@@ -98,7 +118,7 @@ fn every_read_gives_the_same_answer_without_the_tools_indexes() {
     assert!(!indexed, "scan.sql sees that its indexes are gone");
     assert_eq!(
         nothing,
-        serde_json::json!({"stuck": null, "orphaned": null})
+        serde_json::json!({"stuck": null, "orphaned": null, "clock_skew": null})
     );
     assert_eq!(read_all(), with_indexes);
 

@@ -59,6 +59,23 @@ impl HostSpec {
             .ok_or(BadPort::OutOfRange)
     }
 
+    /// The host the password file is searched for, as libpq 15's
+    /// `connectOptions2` picks it: `host` when it is not empty, else
+    /// `hostaddr` (never `localhost` for a lone `hostaddr`: libpq only
+    /// turns an empty host or the compiled-in socket directory into
+    /// `localhost`, in `passwordFromFile`, see [`pgpass_host`]). psql run
+    /// through Debian's `pg_wrapper` looks `localhost` up instead because
+    /// the wrapper sets `PGHOST` to a local cluster's socket directory,
+    /// which is then the `host`.
+    ///
+    /// [`pgpass_host`]: super::pgpass::pgpass_host
+    pub(super) fn pgpass_key(&self) -> &str {
+        match self.host.as_deref().filter(|h| !h.is_empty()) {
+            Some(host) => host,
+            None => self.hostaddr.as_deref().unwrap_or_default(),
+        }
+    }
+
     /// What the operator would call this host: the host, else the address.
     pub(super) fn label(&self) -> String {
         self.host
@@ -98,8 +115,8 @@ pub(super) fn host_specs(
         }
     } else if let Some(path) = password_file_path(options, env) {
         for spec in &mut specs {
-            let host = spec.label();
-            match password_from_file(&path, &host, &spec.port_text, dbname, user) {
+            let host = spec.pgpass_key();
+            match password_from_file(&path, host, &spec.port_text, dbname, user) {
                 Ok(found) => {
                     spec.password =
                         found.map(|p| (p, PasswordSource::PasswordFile(PathBuf::from(&path))));

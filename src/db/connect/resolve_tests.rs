@@ -224,3 +224,60 @@ fn the_service_flag_names_a_section_and_refuses_a_url_beside_it() {
     assert_eq!(exit::code_for(&err), exit::ExitCode::Usage);
     assert!(err.to_string().contains("--service"), "{err}");
 }
+
+/// libpq 15 (`connectOptions2`): the password file is searched for `host`
+/// when it is not empty, else for `hostaddr`; `passwordFromFile` turns an
+/// empty host and the compiled-in socket directory into `localhost`. So a
+/// lone `hostaddr` finds its own address's line, not `localhost`'s.
+#[test]
+fn the_pgpass_host_of_a_lone_hostaddr_is_the_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pgpass");
+    fs::write(
+        &file,
+        "localhost:5432:d:u:for-localhost\n127.0.0.1:5432:d:u:for-address\n\
+         /tmp/s:5432:d:u:for-socket-dir\n",
+    )
+    .unwrap();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+    let file = file.to_str().unwrap();
+    let with = |url: &str, vars: &[(&str, &str)]| {
+        let mut all = vec![("PGPASSFILE", file)];
+        all.extend_from_slice(vars);
+        password(&resolve(Some(url), &all).unwrap(), 0)
+    };
+    let found = |s: &str| Some(s.to_string());
+    assert_eq!(
+        with("hostaddr=127.0.0.1 dbname=d user=u", &[]),
+        found("for-address")
+    );
+    assert_eq!(
+        with("host='' hostaddr=127.0.0.1 dbname=d user=u", &[]),
+        found("for-address")
+    );
+    assert_eq!(
+        with("postgresql://u@/d?hostaddr=127.0.0.1", &[]),
+        found("for-address")
+    );
+    assert_eq!(
+        with("dbname=d user=u", &[("PGHOSTADDR", "127.0.0.1")]),
+        found("for-address")
+    );
+    // A host, whatever it is, is the key: the default socket directory is
+    // `localhost` (what Debian's psql wrapper makes of it), another is itself.
+    let default_dir = [("PGHOST", super::super::env::DEFAULT_SOCKET_DIR)];
+    assert_eq!(
+        with("hostaddr=127.0.0.1 dbname=d user=u", &default_dir),
+        found("for-localhost")
+    );
+    assert_eq!(
+        with("host=/tmp/s hostaddr=127.0.0.1 dbname=d user=u", &[]),
+        found("for-socket-dir")
+    );
+    assert_eq!(
+        with("host=db9 hostaddr=127.0.0.1 dbname=d user=u", &[]),
+        None
+    );
+    // Neither: the default socket directory, so `localhost`.
+    assert_eq!(with("dbname=d user=u", &[]), found("for-localhost"));
+}

@@ -76,6 +76,7 @@ pub(super) fn write(
     fingerprint: &str,
 ) -> Result<Written> {
     let id = snapshot.deployment.id;
+    refuse_full_trail(snapshot)?;
     let schema = &request.schema;
     let update = match path {
         BreakGlassPath::OperatorFailed => &sql::fail_safely::MARK_FAILED,
@@ -134,6 +135,24 @@ pub(super) fn write(
         status,
         event: EventOut { payload, ..event },
     })
+}
+
+/// Before anything is written: the event (`sequence = max + 1`) must fit
+/// in a bigint. A trail at its largest value is refused, with what to do,
+/// instead of the INSERT failing with "bigint out of range".
+fn refuse_full_trail(snapshot: &DeploymentSnapshot) -> Result<()> {
+    let Some(last) = crate::decide::edges::trail_full(snapshot) else {
+        return Ok(());
+    };
+    Err(exit::refused(format!(
+        "fail-safely refuses to change deployment {}: its event trail is at the largest \
+         sequence number a bigint holds (event {} has sequence {}); no event can be appended, \
+         and the runbook's change is only ever made together with its event and audit. \
+         Nothing was written. No control plane counts that far: the sequence was set by hand \
+         or by a bug. Find out who wrote event {} (the runbook forbids deleting or renumbering \
+         events) and escalate to the control plane's owners",
+        snapshot.deployment.id, last.id, last.sequence, last.id
+    )))
 }
 
 /// The event as stored must be the one written: for this deployment, of

@@ -174,6 +174,7 @@ pub fn stuck(report: &StuckReport) -> String {
     deployments_stuck(&mut out, report);
     leases_orphaned(&mut out, report);
     left_out(&mut out, report);
+    clock_skew(&mut out, report);
     out.push_str(&footer(report.snapshot.at));
     out
 }
@@ -266,6 +267,16 @@ fn left_out(out: &mut String, report: &StuckReport) {
             "\n… and {} more stuck, {} more leases (--limit).\n",
             left.deployments_stuck, left.leases_orphaned
         ));
+    }
+}
+
+/// The times ahead of the server's clock, one item each.
+fn clock_skew(out: &mut String, report: &StuckReport) {
+    if !report.clock_skew.is_empty() {
+        out.push_str("\n**Clock skew:**\n\n");
+        for skew in &report.clock_skew {
+            out.push_str(&format!("- ! {}\n", escape(&skew.message)));
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! pg_hba's hostssl/hostnossl, client certificates and root certificates.
 
 use super::Case;
-use super::world::{PW_CA, PW_COLON, PW_PLAIN, PW_SELF, World};
+use super::world::{PW_CA, PW_PLAIN, PW_SELF, World};
 
 pub(super) fn case(name: impl Into<String>) -> Case {
     Case {
@@ -23,7 +23,7 @@ impl Case {
         self
     }
 
-    fn pgpass(mut self, text: impl Into<String>) -> Case {
+    pub(super) fn pgpass(mut self, text: impl Into<String>) -> Case {
         self.pgpass = Some(text.into());
         self
     }
@@ -50,7 +50,7 @@ pub fn all(w: &World) -> Vec<Case> {
     cases.extend(key_values(w));
     cases.extend(environment(w));
     cases.extend(multi_host(w));
-    cases.extend(pgpass(w));
+    cases.extend(super::cases_pgpass::pgpass(w));
     cases.extend(services(w));
     cases.extend(super::cases_tls::tls_matrix(w));
     cases.extend(super::cases_tls::tls_special(w));
@@ -295,104 +295,6 @@ fn multi_host(w: &World) -> Vec<Case> {
         case("multi three hosts, one port for all")
             .conn(format!("host={rh},{empty},127.0.0.3 port={pp} user=postgres")),
     ]
-}
-
-fn pgpass(w: &World) -> Vec<Case> {
-    let (pc, ps, pp) = (w.ca.port, w.selfsigned.port, w.plain.port);
-    let (rh, rp) = w.refused;
-    let plain_dir = w.plain.socket_dir();
-    vec![
-        case("pgpass per host: the second host's line")
-            .conn(format!(
-                "host={rh},127.0.0.3 port={rp},{pp} user=pwuser dbname=postgres"
-            ))
-            .pgpass(format!(
-                "{rh}:{rp}:*:pwuser:wrong-Aa1\n127.0.0.3:{pp}:*:pwuser:{PW_PLAIN}\n"
-            )),
-        case("pgpass per host: two servers, two passwords")
-            .conn(format!(
-                "host=127.0.0.2,127.0.0.3 port={ps},{pp} user=pwuser"
-            ))
-            .pgpass(format!(
-                "127.0.0.2:*:*:pwuser:{PW_SELF}\n127.0.0.3:*:*:pwuser:{PW_PLAIN}\n"
-            )),
-        case("pgpass unescaped colon ends the password")
-            .conn(format!("host=127.0.0.3 port={pp} user=pwuser"))
-            .pgpass(format!("127.0.0.3:{pp}:*:pwuser:{PW_PLAIN}:trailing\n")),
-        case("pgpass escaped colon in the password")
-            .conn(format!(
-                "host=127.0.0.3 port={pp} user=colon dbname=postgres"
-            ))
-            .pgpass(format!(
-                "127.0.0.3:{pp}:*:colon:{}\n",
-                PW_COLON.replace(':', "\\:")
-            )),
-        case("pgpass wildcards")
-            .conn(format!("host=127.0.0.2 port={ps} user=pwuser dbname=app"))
-            .pgpass(format!(
-                "*:*:postgres:pwuser:wrong-Aa1\n*:*:*:pwuser:{PW_SELF}\n"
-            )),
-        case("pgpass a star that is not a whole field")
-            .conn(format!("host=127.0.0.2 port={ps} user=pwuser"))
-            .pgpass(format!("127.0.0.*:*:*:pwuser:{PW_SELF}\n")),
-        case("pgpass socket directory by its path")
-            .conn(format!(
-                "host={plain_dir} port={pp} user=pwuser dbname=postgres"
-            ))
-            .pgpass(format!("{plain_dir}:{pp}:*:pwuser:{PW_PLAIN}\n")),
-        case("pgpass localhost does not match another socket directory")
-            .conn(format!(
-                "host={plain_dir} port={pp} user=pwuser dbname=postgres"
-            ))
-            .pgpass(format!("localhost:{pp}:*:pwuser:{PW_PLAIN}\n")),
-        case("pgpass group readable is ignored")
-            .conn(format!("host=127.0.0.3 port={pp} user=pwuser"))
-            .pgpass(format!("*:*:*:pwuser:{PW_PLAIN}\n"))
-            .pgpass_mode(0o640),
-        case("pgpass PGPASSFILE")
-            .conn(format!("host=127.0.0.3 port={pp} user=pwuser"))
-            .file(
-                "elsewhere/passwords",
-                format!("*:*:*:*:{PW_PLAIN}\n"),
-                0o600,
-            )
-            .env_home_file("PGPASSFILE", "elsewhere/passwords"),
-        case("pgpass passfile parameter")
-            .conn(format!(
-                "host=127.0.0.3 port={pp} user=pwuser passfile=HOME/elsewhere/pw"
-            ))
-            .file("elsewhere/pw", format!("*:*:*:*:{PW_PLAIN}\n"), 0o600),
-        case("pgpass PGPASSWORD wins over the file")
-            .conn(format!("host=127.0.0.3 port={pp} user=pwuser"))
-            .env("PGPASSWORD", PW_SELF)
-            .pgpass(format!("*:*:*:*:{PW_PLAIN}\n")),
-        case("pgpass port field is the port in effect")
-            .conn(format!("postgresql://pwuser@127.0.0.3/postgres?port={pp}"))
-            .pgpass(format!("127.0.0.3:5432:*:pwuser:{PW_PLAIN}\n")),
-        case("pgpass over TLS to the ca server")
-            .conn(format!(
-                "host=127.0.0.1 port={pc} user=pwuser sslmode=require"
-            ))
-            .pgpass(format!("127.0.0.1:{pc}:*:pwuser:{PW_CA}\n")),
-        case("pgpass comment and CRLF lines")
-            .conn(format!("host=127.0.0.2 port={ps} user=pwuser"))
-            .pgpass(format!(
-                "#127.0.0.2:*:*:pwuser:wrong-Aa1\r\n127.0.0.2:*:*:pwuser:{PW_SELF}\r\n"
-            )),
-    ]
-}
-
-impl Case {
-    fn pgpass_mode(mut self, mode: u32) -> Case {
-        self.pgpass_mode = Some(mode);
-        self
-    }
-
-    /// A variable naming a file under the case's HOME (`HOME/` is
-    /// replaced when the case runs).
-    fn env_home_file(self, key: &str, relative: &str) -> Case {
-        self.env(key, format!("HOME/{relative}"))
-    }
 }
 
 fn services(w: &World) -> Vec<Case> {

@@ -13,6 +13,7 @@
 //! names from /etc/hosts: no case makes either client ask DNS.
 
 mod cases;
+mod cases_pgpass;
 mod cases_tls;
 mod world;
 
