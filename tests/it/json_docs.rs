@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use pushleft_controller::docs::json::SECTIONS;
 use serde_json::Value;
 
-use crate::support::{TestDb, scenario};
+use crate::support::{TestDb, scenario, with_null};
 
 /// Key paths, sorted so that a failure lists them in a stable order.
 type Keys = BTreeSet<String>;
@@ -317,23 +317,10 @@ fn fail_safely_documents_every_key_it_prints() {
     );
 }
 
-/// The scenarios with one NULL where the reference schema says NOT NULL
-/// (`row` a condition), so that the `warnings` list has an element.
-fn with_null(table: &str, column: &str, row: &str) -> TestDb {
-    let (db, t) = (TestDb::scenarios(), table);
-    let sql = format!(
-        "ALTER TABLE {t} ALTER {column} DROP NOT NULL; ALTER TABLE {t} DISABLE TRIGGER USER;
-         UPDATE {t} SET {column} = NULL WHERE {row}; ALTER TABLE {t} ENABLE TRIGGER USER"
-    );
-    db.client().batch_execute(&sql).unwrap();
-    db
-}
-
 #[test]
 fn fleet_list_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     let fleet = json(&db, &["fleet", "list"], 0);
-    // One NULL (warnings) and one heartbeat ahead (clock_skew).
     let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
     ahead_of_the_clock(&odd);
     let warned = json(&odd, &["fleet", "list"], 0);
