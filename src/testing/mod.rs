@@ -3,6 +3,7 @@
 //! from the documentation: not part of the tool's interface.
 
 pub mod cluster;
+pub mod pgbouncer;
 pub mod plans;
 
 pub use cluster::hand_to_server;

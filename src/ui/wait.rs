@@ -124,10 +124,14 @@ impl Watch {
     }
 
     fn println(&self, line: String) {
-        let line = super::text::wrapped(&line, self.width, "", "    ");
-        match &self.bar {
-            Some(bar) => bar.println(line),
-            None => output::note(&line),
+        // One screen line at a time: the bar redraws itself below each, and
+        // a text of several lines printed above it at once leaves the bar
+        // drawn on the end of its last line.
+        for line in super::text::wrap(&line, self.width, "", "    ") {
+            match &self.bar {
+                Some(bar) => bar.println(line),
+                None => output::note(&line),
+            }
         }
     }
 

@@ -68,6 +68,15 @@ fn server() -> &'static Server {
     })
 }
 
+/// The shared throwaway cluster's socket directory and port, for a pooler
+/// in front of it; None with `PUSHLEFT_TEST_DATABASE_URL`.
+pub fn cluster_socket() -> Option<(std::path::PathBuf, u16)> {
+    server();
+    let guard = CLUSTER.lock().ok()?;
+    let cluster = guard.as_ref()?;
+    Some((cluster.socket_dir().to_path_buf(), cluster.port()))
+}
+
 /// conninfo for `dbname` on the shared server.
 fn conninfo_for(server: &Server, dbname: &str) -> String {
     if server.base.starts_with("postgres://") || server.base.starts_with("postgresql://") {
