@@ -110,8 +110,14 @@ fn child_with_keys(table: &str) -> String {
         ));
     }
     for (op, protected) in [
-        ("DELETE", ["deployment_events", "jobs", "agent_job_results"].as_slice()),
-        ("UPDATE", ["deployment_events", "agent_job_results"].as_slice()),
+        (
+            "DELETE",
+            ["deployment_events", "jobs", "agent_job_results"].as_slice(),
+        ),
+        (
+            "UPDATE",
+            ["deployment_events", "agent_job_results"].as_slice(),
+        ),
     ] {
         if protected.contains(&table) {
             // The reference schema's own names: the ones vouched for.
@@ -207,20 +213,30 @@ fn check_case(decorations: &[(Decoration, usize)]) -> Result<bool, TestCaseError
     let after = full_dump(&db, None);
     let ran = marked(&db) - marked_before;
     drop_role(&db);
-    prop_assert_eq!(ran, 0, "{:?}: planted code ran\n{}", decorations, run.stderr);
+    prop_assert_eq!(
+        ran,
+        0,
+        "{:?}: planted code ran\n{}",
+        decorations,
+        run.stderr
+    );
     if must_refuse {
         prop_assert_eq!(run.code, 4, "{:?}: {}", decorations, run.stderr);
-        prop_assert!(after == before, "{:?}: {}", decorations, dump_diff(&before, &after));
+        prop_assert!(
+            after == before,
+            "{:?}: {}",
+            decorations,
+            dump_diff(&before, &after)
+        );
         prop_assert_eq!(doctor.code, 4, "{:?}: doctor passed", decorations);
     } else {
         prop_assert_eq!(run.code, 0, "{:?}: {}", decorations, run.stderr);
         let diff = dump_diff(&before, &after);
-        let changed: Vec<&str> = diff
-            .lines()
-            .filter_map(|l| l.split(':').next())
-            .collect();
+        let changed: Vec<&str> = diff.lines().filter_map(|l| l.split(':').next()).collect();
         prop_assert!(
-            changed.iter().all(|t| t.contains("deployments") || t.contains("deployment_events")),
+            changed
+                .iter()
+                .all(|t| t.contains("deployments") || t.contains("deployment_events")),
             "{:?}: changed {:?}",
             decorations,
             changed
@@ -250,5 +266,8 @@ fn every_decorated_schema_is_refused_whole_or_written_exactly() {
         .unwrap();
     let (refused, written) = seen.get();
     println!("closed-world property: {refused} schemas refused, {written} written exactly");
-    assert!(refused > 0 && written > 0, "both outcomes: {refused} / {written}");
+    assert!(
+        refused > 0 && written > 0,
+        "both outcomes: {refused} / {written}"
+    );
 }
