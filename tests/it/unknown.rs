@@ -242,6 +242,22 @@ fn nulls_refuse_naming_table_column_and_row() {
             assert_eq!(doc["deployment"]["org_id"], Value::Null);
         }
     }
+    // A node the deployment's job targets, with a NULL pool.
+    let db = TestDb::scenarios();
+    let build_03 = "a0000003-0000-4000-8000-000000000003";
+    sql(
+        &db,
+        &format!(
+            "ALTER TABLE fleet_nodes ALTER COLUMN pool DROP NOT NULL;
+             UPDATE fleet_nodes SET pool = NULL WHERE id = '{build_03}'"
+        ),
+    );
+    refused_both_ways(
+        &db,
+        &scenario(2),
+        &["fleet_nodes.pool", build_03, "is NULL"],
+    );
+    diagnosed_undecidable(&db, &scenario(2), "null_value", build_03);
     // A NULL in an older event: the trail (streamed in JSON) shows it, the
     // table warns, and the decision does not rest on it.
     let db = TestDb::scenarios();
