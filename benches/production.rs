@@ -27,7 +27,10 @@
 //! 5. no-index schema: a copy of the vacuumed database keeping only the
 //!    indexes of primary keys and unique constraints; every command near,
 //!    `doctor` must exit 0 and name each missing index;
-//! 6. scaling: the same commands at 0.25× and 2× the scale (vacuumed, near),
+//! 6. a million-event trail: a copy of the vacuumed database with 1,000,000
+//!    more events on the typical deployment, `diagnose` as JSON and table
+//!    beside the runbook in psql;
+//! 7. scaling: the same commands at 0.25× and 2× the scale (vacuumed, near),
 //!    and `fleet list` at 50,000 nodes.
 //!
 //! The exit status is non-zero (after everything is printed) when a plan
@@ -54,7 +57,7 @@
 //!   session terminated, and the command reported as timed out (default
 //!   30; only the no-index schema comes near it).
 //! * PUSHLEFT_BENCH_SKIP — phases to leave out, comma-separated: fresh,
-//!   vacuumed, far, noindex, scaling, nodes.
+//!   vacuumed, far, noindex, million, scaling, nodes.
 
 #[path = "production/bench.rs"]
 mod bench;
@@ -62,6 +65,8 @@ mod bench;
 mod cases;
 #[path = "production/measure.rs"]
 mod measure;
+#[path = "production/million.rs"]
+mod million;
 #[path = "production/noindex.rs"]
 mod noindex;
 #[path = "production/proxy.rs"]
@@ -101,7 +106,9 @@ struct Knobs {
     skip: BTreeSet<String>,
 }
 
-const PHASES: &[&str] = &["fresh", "vacuumed", "far", "noindex", "scaling", "nodes"];
+const PHASES: &[&str] = &[
+    "fresh", "vacuumed", "far", "noindex", "million", "scaling", "nodes",
+];
 
 fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
     match std::env::var(name) {
@@ -235,6 +242,11 @@ fn run() -> Result<usize> {
         tally.phases.begin("no-index schema");
         let indexed = vacuumed_near.as_deref();
         noindex::no_index(&bench, &mut tally, &database, &groups, indexed, quick_plan)?;
+    }
+    if knobs.runs("million") {
+        tally.phases.begin("a million-event trail");
+        let typical = examples.typical.0.to_string();
+        million::million(&bench, &mut tally, &database, &typical, quick_plan)?;
     }
     let one = (sizes, vacuumed_near.as_deref());
     if knobs.runs("scaling") {

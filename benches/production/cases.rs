@@ -25,12 +25,6 @@ pub fn groups(examples: &Examples, counted: bool) -> Vec<Group> {
     };
     let typical_events = count(typical_events);
     let long_events = count(long_events);
-    let runbook = |example: &str, id: &str, events: &str| {
-        Case::psql(
-            format!("diagnose.sql {example}{events}"),
-            &["-v", &format!("D={id}"), "-f", RUNBOOK_DIAGNOSE],
-        )
-    };
     vec![
         Group {
             baseline: Some(runbook("typical", &typical, &typical_events)),
@@ -82,6 +76,14 @@ pub fn groups(examples: &Examples, counted: bool) -> Vec<Group> {
             ],
         },
     ]
+}
+
+/// psql running the runbook's Diagnosis on `id`.
+pub fn runbook(example: &str, id: &str, events: &str) -> Case {
+    Case::psql(
+        format!("diagnose.sql {example}{events}"),
+        &["-v", &format!("D={id}"), "-f", RUNBOOK_DIAGNOSE],
+    )
 }
 
 pub fn fleet_group() -> Group {

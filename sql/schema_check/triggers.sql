@@ -13,7 +13,13 @@ SELECT c.relname::text AS relation,
        t.tgname::text AS name,
        t.tgenabled::text AS enabled,
        t.tgtype::int4 AS tgtype,
-       t.tgisinternal AS internal,
+       -- Internal: made by the system for a constraint (a foreign key's).
+       -- On PostgreSQL 14 and older, the copy of a user's trigger on a
+       -- partition is marked internal too; its parent is not.
+       t.tgisinternal AND NOT EXISTS (
+           SELECT 1 FROM pg_trigger parent
+           WHERE parent.oid = t.tgparentid AND NOT parent.tgisinternal
+       ) AS internal,
        t.tgconstraint <> 0 AS constraint_trigger,
        p.oid::regprocedure::text AS function,
        pn.nspname = 'pg_catalog' AS builtin,
