@@ -2,7 +2,15 @@
 -- in ONE statement: one round trip, one snapshot.
 --
 -- $1 pool filter (text, NULL = all), $2 status filter (text, NULL = all),
--- $3 only stale nodes (bool), $4 stale after (milliseconds, bigint).
+-- $3 only stale nodes (bool), $4 stale after (milliseconds, bigint),
+-- $5 the schema's name (to find fleet_allocations' CHECK in the catalog).
+--
+-- `slots_used` counts the allocations known to hold capacity (reserved,
+-- active). An allocation in a status this tool does not know holds it too
+-- until it says otherwise; `allocations_checked` says whether the catalog
+-- rules that out (the reference schema's CHECK on status, validated, and
+-- NOT NULL). When it does not, the caller reads those allocations with
+-- sql/fleet/odd_allocations.sql in the same snapshot and counts them.
 --
 -- Every row also carries the settings the statement ran with and the
 -- server (the caller refuses a read made without its pinned search path,
@@ -18,7 +26,24 @@
 -- partial indexes fleet_allocations_node_in_use and
 -- application_instances_active_node, released allocations and removed
 -- instances are never read.
-WITH used AS (
+WITH checked AS MATERIALIZED (
+    SELECT EXISTS (
+               SELECT 1
+               FROM pg_catalog.pg_constraint c
+               JOIN pg_catalog.pg_class t ON t.oid = c.conrelid
+               JOIN pg_catalog.pg_namespace s ON s.oid = t.relnamespace
+               WHERE s.nspname = $5::text AND t.relname = 'fleet_allocations'
+                 AND c.contype = 'c' AND c.convalidated
+                 AND pg_catalog.pg_get_constraintdef(c.oid)
+                     = 'CHECK ((status = ANY (ARRAY[''reserved''::text, ''active''::text, ''released''::text])))')
+           AND EXISTS (
+               SELECT 1
+               FROM pg_catalog.pg_attribute a
+               JOIN pg_catalog.pg_class t ON t.oid = a.attrelid
+               JOIN pg_catalog.pg_namespace s ON s.oid = t.relnamespace
+               WHERE s.nspname = $5::text AND t.relname = 'fleet_allocations'
+                 AND a.attname = 'status' AND a.attnotnull) AS allocations_checked
+), used AS (
     SELECT a.node_id, count(*) AS slots_used
     FROM :"schema".fleet_allocations a
     WHERE a.status IN ('reserved', 'active')
@@ -50,6 +75,7 @@ WITH used AS (
            OR n.last_seen_at < now() - $4::bigint * interval '1 millisecond')
 )
 SELECT :read_settings,
+       (SELECT allocations_checked FROM checked) AS allocations_checked,
        nodes.*
 FROM (SELECT 1) AS one_row
 LEFT JOIN nodes ON true

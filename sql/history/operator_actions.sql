@@ -26,7 +26,9 @@ SELECT e.occurred_at,
        e.payload -> 'audit' ->> 'previous_status' AS previous_status,
        d.status AS status_now
 FROM :"schema".deployment_events e
-JOIN :"schema".deployments d ON d.id = e.deployment_id
+-- LEFT: an event whose deployment_id is NULL (the reference schema says
+-- NOT NULL) is still listed, with its status now unknown.
+LEFT JOIN :"schema".deployments d ON d.id = e.deployment_id
 WHERE e.kind IN ('operator_failed', 'teardown_requested')
   AND ($1::timestamptz IS NULL OR e.occurred_at >= $1::timestamptz)
   AND ($2::bigint IS NULL OR e.occurred_at >= now() - $2::bigint * interval '1 millisecond')

@@ -33,7 +33,14 @@
 -- `dispatched` is SPEC's definition, exactly; the path is decided from it
 -- in Rust by verdict::decide_path, nowhere else. `nodes` names where a
 -- deployment waits: the targets of its unfinished jobs and the nodes of its
--- instances; `pools` their pools.
+-- instances (`waits_on`: each node's id, name and pool, made into `nodes`
+-- and `pools` by the caller, which reports a NULL name or pool instead of
+-- failing on it). `jobs_seen` and `instances_seen` carry the kind and
+-- status of each job and instance of a stuck deployment, so the caller
+-- can tell a value the model does not know (it then decides no path for
+-- the row). A deployment whose last activity is unknown (its last event's
+-- occurred_at, or its created_at without events, is NULL) is listed too:
+-- whether it is stuck cannot be told, so it is shown, not dropped.
 WITH indexed AS MATERIALIZED (
     -- An index (valid, not partial) that leads with each probed column.
     SELECT count(DISTINCT t.relname) = 4 AS present
@@ -51,9 +58,11 @@ WITH indexed AS MATERIALIZED (
            d.org_id,
            d.status,
            d.created_at,
+           last.id AS last_event_id,
            last.occurred_at AS last_event_at,
            last.kind AS last_event_kind,
-           floor(extract(epoch FROM now() - coalesce(last.occurred_at, d.created_at)))::bigint AS stuck_for_seconds,
+           floor(extract(epoch FROM now() - CASE WHEN last.id IS NULL THEN d.created_at
+                                                 ELSE last.occurred_at END))::bigint AS stuck_for_seconds,
            (EXISTS (SELECT 1 FROM :"schema".jobs j
                     WHERE j.deployment_id = d.id
                       AND (j.target_node_id IS NOT NULL
@@ -62,19 +71,23 @@ WITH indexed AS MATERIALIZED (
                            OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)))
             OR EXISTS (SELECT 1 FROM :"schema".application_instances i
                        WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched,
-           waits.nodes,
-           waits.pools
+           waits.waits_on,
+           (SELECT json_agg(json_build_object('id', j.id, 'kind', j.kind, 'status', j.status)
+                            ORDER BY j.id)
+            FROM :"schema".jobs j WHERE j.deployment_id = d.id) AS jobs_seen,
+           (SELECT json_agg(json_build_object('id', i.id, 'status', i.status) ORDER BY i.id)
+            FROM :"schema".application_instances i WHERE i.deployment_id = d.id) AS instances_seen
     FROM :"schema".deployments d
     LEFT JOIN LATERAL (
-        SELECT e.occurred_at, e.kind
+        SELECT e.id, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         WHERE e.deployment_id = d.id
         ORDER BY e.sequence DESC
         LIMIT 1
     ) last ON true
     CROSS JOIN LATERAL (
-        SELECT coalesce(array_agg(DISTINCT n.name ORDER BY n.name), '{}') AS nodes,
-               coalesce(array_agg(DISTINCT n.pool ORDER BY n.pool), '{}') AS pools
+        SELECT coalesce(json_agg(json_build_object('id', n.id, 'name', n.name, 'pool', n.pool)
+                                 ORDER BY n.name, n.id), '[]'::json) AS waits_on
         FROM :"schema".fleet_nodes n
         WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
                        WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
@@ -85,7 +98,9 @@ WITH indexed AS MATERIALIZED (
                          AND i.active_node_id IS NOT NULL)
     ) waits
     WHERE d.status IN ('queued', 'building', 'deploying')
-      AND coalesce(last.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
+      AND (CASE WHEN last.id IS NULL THEN d.created_at ELSE last.occurred_at END IS NULL
+           OR CASE WHEN last.id IS NULL THEN d.created_at ELSE last.occurred_at END
+              <= now() - $1::bigint * interval '1 millisecond')
       AND (SELECT present FROM indexed)
 ), orphaned AS (
     SELECT j.id AS job_id,

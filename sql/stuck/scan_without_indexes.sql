@@ -30,10 +30,10 @@ WITH trail_index AS MATERIALIZED (
     FROM :"schema".deployments d
     WHERE d.status IN ('queued', 'building', 'deploying')
 ), last_event AS MATERIALIZED (
-    SELECT d.id, l.sequence, l.occurred_at, l.kind
+    SELECT d.id, l.event_id, l.sequence, l.occurred_at, l.kind
     FROM in_flight d
     CROSS JOIN LATERAL (
-        SELECT e.sequence, e.occurred_at, e.kind
+        SELECT e.id AS event_id, e.sequence, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         WHERE e.deployment_id = d.id
         ORDER BY e.sequence DESC
@@ -43,10 +43,10 @@ WITH trail_index AS MATERIALIZED (
     UNION ALL
     -- Without it, one pass over the events. (One-time filters: only one
     -- of the two branches ever runs.)
-    SELECT scanned.id, scanned.sequence, scanned.occurred_at, scanned.kind
+    SELECT scanned.id, scanned.event_id, scanned.sequence, scanned.occurred_at, scanned.kind
     FROM (
-        SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.sequence, e.occurred_at,
-               e.kind
+        SELECT DISTINCT ON (e.deployment_id) e.deployment_id AS id, e.id AS event_id,
+               e.sequence, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         JOIN in_flight d ON d.id = e.deployment_id
         WHERE NOT (SELECT present FROM trail_index)
@@ -54,10 +54,15 @@ WITH trail_index AS MATERIALIZED (
     ) scanned
 ), quiet AS MATERIALIZED (
     SELECT d.id, d.org_id, d.status, d.created_at,
-           l.occurred_at AS last_event_at, l.kind AS last_event_kind
+           l.event_id AS last_event_id,
+           l.occurred_at AS last_event_at, l.kind AS last_event_kind,
+           CASE WHEN l.event_id IS NULL THEN d.created_at ELSE l.occurred_at END AS activity
     FROM in_flight d
     LEFT JOIN last_event l ON l.id = d.id
-    WHERE coalesce(l.occurred_at, d.created_at) <= now() - $1::bigint * interval '1 millisecond'
+    -- A last activity that is NULL cannot be told from a stuck one: shown.
+    WHERE CASE WHEN l.event_id IS NULL THEN d.created_at ELSE l.occurred_at END IS NULL
+       OR CASE WHEN l.event_id IS NULL THEN d.created_at ELSE l.occurred_at END
+          <= now() - $1::bigint * interval '1 millisecond'
 ), jobs_read AS MATERIALIZED (
     -- One pass over jobs for both alerts: the jobs of the quiet
     -- deployments, and the leases nobody reclaimed. (IN, not a join: the
@@ -74,9 +79,9 @@ WITH trail_index AS MATERIALIZED (
        OR (j.status = 'leased'
            AND j.lease_expires_at < now() - $2::bigint * interval '1 millisecond')
 ), their_jobs AS (
-    SELECT id, deployment_id, status, target_node_id, touched FROM jobs_read WHERE of_quiet
+    SELECT id, deployment_id, kind, status, target_node_id, touched FROM jobs_read WHERE of_quiet
 ), their_instances AS MATERIALIZED (
-    SELECT i.deployment_id, i.status, i.active_node_id
+    SELECT i.id, i.deployment_id, i.status, i.active_node_id
     FROM :"schema".application_instances i
     WHERE i.deployment_id IN (SELECT id FROM quiet)
 ), dispatched AS (
@@ -93,8 +98,8 @@ WITH trail_index AS MATERIALIZED (
     -- Where it waits: the nodes its unfinished jobs target and its
     -- instances are active on (fleet_nodes by its primary key).
     SELECT w.deployment_id,
-           array_agg(DISTINCT n.name ORDER BY n.name) AS nodes,
-           array_agg(DISTINCT n.pool ORDER BY n.pool) AS pools
+           json_agg(json_build_object('id', n.id, 'name', n.name, 'pool', n.pool)
+                    ORDER BY n.name, n.id) AS waits_on
     FROM (SELECT deployment_id, target_node_id AS node_id FROM their_jobs
           WHERE target_node_id IS NOT NULL AND status IN ('queued', 'leased')
           UNION
@@ -107,12 +112,17 @@ WITH trail_index AS MATERIALIZED (
            q.org_id,
            q.status,
            q.created_at,
+           q.last_event_id,
            q.last_event_at,
            q.last_event_kind,
-           floor(extract(epoch FROM now() - coalesce(q.last_event_at, q.created_at)))::bigint AS stuck_for_seconds,
+           floor(extract(epoch FROM now() - q.activity))::bigint AS stuck_for_seconds,
            q.id IN (SELECT deployment_id FROM dispatched) AS dispatched,
-           coalesce(w.nodes, '{}') AS nodes,
-           coalesce(w.pools, '{}') AS pools
+           coalesce(w.waits_on, '[]'::json) AS waits_on,
+           (SELECT json_agg(json_build_object('id', j.id, 'kind', j.kind, 'status', j.status)
+                            ORDER BY j.id)
+            FROM their_jobs j WHERE j.deployment_id = q.id) AS jobs_seen,
+           (SELECT json_agg(json_build_object('id', i.id, 'status', i.status) ORDER BY i.id)
+            FROM their_instances i WHERE i.deployment_id = q.id) AS instances_seen
     FROM quiet q
     LEFT JOIN waits w ON w.deployment_id = q.id
 ), orphaned AS (

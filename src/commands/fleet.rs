@@ -37,12 +37,17 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             Watched {
                 read: &mut |client| list(ctx, client, &filter, stale_after),
                 text: &|list| {
-                    format!(
+                    let mut text = format!(
                         "{}\n{}",
                         ui::fleet::render(list, &ctx.output)
                             .unwrap_or_else(|| "No node matches the filters.".to_string()),
                         ui::fleet::summary(list, &ctx.output)
-                    )
+                    );
+                    for line in ctx.output.warning_lines(&list.warnings) {
+                        text.push('\n');
+                        text.push_str(&line);
+                    }
+                    text
                 },
             },
         );
@@ -74,6 +79,7 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
             }
             None => ctx.output.note("No node matches the filters."),
         }
+        ctx.output.warnings(&list.warnings);
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
 }

@@ -71,6 +71,7 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
     };
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::history(&list))?;
+        ctx.output.warnings(&list.warnings);
     } else if ctx.output.json() {
         ui::print_json(&list)?;
     } else {
@@ -79,6 +80,7 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
             None => ctx.output.note("No operator action matches the filters."),
         }
         ctx.output.note(&ui::history::summary(&list, &ctx.output));
+        ctx.output.warnings(&list.warnings);
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
 }

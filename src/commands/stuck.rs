@@ -71,7 +71,14 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
             args.watch.count,
             Watched {
                 read: &mut |client| Ok(triage::triage(scan(ctx, client, args)?, &triage)),
-                text: &|report| ui::stuck::render(report, &ctx.output),
+                text: &|report| {
+                    let mut text = ui::stuck::render(report, &ctx.output);
+                    for line in ctx.output.warning_lines(&report.warnings) {
+                        text.push('\n');
+                        text.push_str(&line);
+                    }
+                    text
+                },
             },
         );
     }
@@ -104,10 +111,12 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     let report = triage::apply_limit(full, triage.limit);
     if ctx.output.markdown() {
         ctx.output.print(&ui::markdown::stuck(&report))?;
+        ctx.output.warnings(&report.warnings);
     } else if ctx.output.json() {
         ui::print_json(&report)?;
     } else {
         ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
+        ctx.output.warnings(&report.warnings);
         if let Some(hint) = ui::stuck::hint(&report) {
             ctx.output
                 .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
@@ -137,6 +146,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
         groups: None,
         left_out: None,
         regions: Some(statuses),
+        warnings: Vec::new(),
         clock_skew: Vec::new(),
     }
 }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 
 use crate::model::{
     AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,
-    ResultOutcome, RouteStatus,
+    ResultOutcome, RouteStatus, Warning,
 };
 
 /// A row whose columns can be read by name.
@@ -45,7 +45,7 @@ impl Columns for JsonRow<'_> {
 /// each made into `T`.
 pub fn json_rows<'v, T>(
     array: Option<&'v Value>,
-    from: impl Fn(&JsonRow<'v>) -> Result<T>,
+    mut from: impl FnMut(&JsonRow<'v>) -> Result<T>,
 ) -> Result<Vec<T>> {
     match array {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -57,6 +57,142 @@ pub fn json_rows<'v, T>(
             })
             .collect(),
         Some(other) => Err(anyhow!("expected an array of rows, got {other}")),
+    }
+}
+
+/// What a column the reference schema says is NOT NULL holds in the model
+/// when the database has NULL there: a placeholder the read notes in a
+/// [`Warning`], so the row is still shown and the decision refuses it.
+pub trait Unread: Sized {
+    fn unread() -> Self;
+}
+
+macro_rules! unread {
+    ($($t:ty => $v:expr),+ $(,)?) => {$(
+        impl Unread for $t {
+            fn unread() -> Self {
+                $v
+            }
+        }
+    )+};
+}
+
+unread!(
+    String => "NULL".to_string(),
+    Uuid => Uuid::nil(),
+    i32 => 0,
+    i64 => 0,
+    bool => false,
+    Value => Value::Null,
+    DateTime<Utc> => DateTime::<Utc>::UNIX_EPOCH,
+    AllocationStatus => AllocationStatus::Null,
+    DeploymentStatus => DeploymentStatus::Null,
+    InstanceStatus => InstanceStatus::Null,
+    JobKind => JobKind::Null,
+    JobStatus => JobStatus::Null,
+    NodeStatus => NodeStatus::Null,
+    ResultOutcome => ResultOutcome::Null,
+    RouteStatus => RouteStatus::Null,
+);
+
+impl<T> Unread for Vec<T> {
+    fn unread() -> Self {
+        Vec::new()
+    }
+}
+
+/// Reads one row of `table`, noting every NULL in a column the reference
+/// schema says is NOT NULL as a [`Warning`] that names the table, the
+/// column and the row, instead of failing the whole read with the
+/// driver's words. A view then shows the row; `decide` refuses to decide
+/// on it.
+pub struct RowReader<'r, 'w, R: Columns> {
+    row: &'r R,
+    table: &'static str,
+    id: String,
+    warnings: &'w mut Vec<Warning>,
+}
+
+impl<'r, 'w, R: Columns> RowReader<'r, 'w, R> {
+    /// The row's id is read from `id_column` (a primary key).
+    pub fn new(
+        row: &'r R,
+        table: &'static str,
+        id_column: &str,
+        warnings: &'w mut Vec<Warning>,
+    ) -> Result<Self> {
+        let id = row
+            .col::<Option<Uuid>>(id_column)?
+            .map_or_else(|| "(no id)".to_string(), |id| id.to_string());
+        Ok(RowReader::with_id(row, table, id, warnings))
+    }
+
+    /// A row whose id is not one uuid column (e.g. a composite key).
+    pub fn with_id(
+        row: &'r R,
+        table: &'static str,
+        id: String,
+        warnings: &'w mut Vec<Warning>,
+    ) -> Self {
+        RowReader {
+            row,
+            table,
+            id,
+            warnings,
+        }
+    }
+
+    /// The row's id, as the warnings name it.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// A column that may be NULL (read as an `Option`).
+    pub fn col<T: Column>(&self, name: &str) -> Result<T> {
+        self.row.col(name)
+    }
+
+    /// A NOT NULL column: NULL becomes the placeholder and a warning.
+    pub fn required<T: Column + Unread>(&mut self, name: &'static str) -> Result<T> {
+        Ok(self.or_unknown(name)?.unwrap_or_else(T::unread))
+    }
+
+    /// [`Self::required`] for a result column named `name` that holds the
+    /// table's `column`.
+    pub fn required_as<T: Column + Unread>(
+        &mut self,
+        name: &str,
+        column: &'static str,
+    ) -> Result<T> {
+        Ok(self.or_unknown_as(name, column)?.unwrap_or_else(T::unread))
+    }
+
+    /// Notes a NULL found in another way (e.g. inside a JSON value).
+    pub fn null(&mut self, table: &str, column: &str, id: &str) {
+        crate::model::warning::push_unique(self.warnings, Warning::null(table, column, id));
+    }
+
+    /// A NOT NULL column the model keeps optional: NULL is `None` and a
+    /// warning.
+    pub fn or_unknown<T: Column>(&mut self, name: &'static str) -> Result<Option<T>> {
+        self.or_unknown_as(name, name)
+    }
+
+    /// [`Self::or_unknown`] for a result column named `name` that holds
+    /// the table's `column` (e.g. `org_id` read as `deployment_org_id`).
+    pub fn or_unknown_as<T: Column>(
+        &mut self,
+        name: &str,
+        column: &'static str,
+    ) -> Result<Option<T>> {
+        let value = self.row.col::<Option<T>>(name)?;
+        if value.is_none() {
+            crate::model::warning::push_unique(
+                self.warnings,
+                Warning::null(self.table, column, &self.id),
+            );
+        }
+        Ok(value)
     }
 }
 
@@ -205,5 +341,44 @@ mod tests {
         );
         let wrong = json_rows(Some(&json!([{"n": "x"}])), |row| row.col::<i64>("n"));
         assert!(format!("{:#}", wrong.unwrap_err()).contains("column n"));
+    }
+
+    #[test]
+    fn a_null_in_a_not_null_column_is_a_placeholder_and_a_warning() {
+        let array = json!([{"id": "b0000001-0000-4000-8000-000000000001", "kind": null,
+                            "pool": null, "attempt": null, "status": "blocked"}]);
+        let mut warnings = Vec::new();
+        let rows = json_rows(Some(&array), |row| {
+            let mut r = RowReader::new(row, "jobs", "id", &mut warnings)?;
+            Ok((
+                r.required::<JobKind>("kind")?,
+                r.or_unknown::<String>("pool")?,
+                r.required::<i32>("attempt")?,
+                r.required::<JobStatus>("status")?,
+            ))
+        })
+        .unwrap();
+        assert_eq!(
+            rows[0],
+            (JobKind::Null, None, 0, JobStatus::Unknown("blocked".into()))
+        );
+        let named: Vec<(&str, &str, &str)> = warnings
+            .iter()
+            .map(|w| (w.table.as_str(), w.column.as_str(), w.row.as_str()))
+            .collect();
+        let row = "b0000001-0000-4000-8000-000000000001";
+        assert_eq!(
+            named,
+            [
+                ("jobs", "kind", row),
+                ("jobs", "pool", row),
+                ("jobs", "attempt", row)
+            ]
+        );
+        assert!(
+            warnings[0]
+                .message
+                .contains("jobs.kind is NULL in row b0000001")
+        );
     }
 }

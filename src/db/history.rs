@@ -8,11 +8,12 @@ use chrono::{DateTime, Utc};
 use postgres::Row;
 use uuid::Uuid;
 
+use super::columns::{Columns, RowReader};
 use super::session::{Session, with_snapshot};
 use super::sql::{self, Schema};
 use crate::duration::millis;
-use crate::model::BreakGlassPath;
 use crate::model::history::{ActionAudit, History, HistoryReadInfo, OperatorAction};
+use crate::model::{BreakGlassPath, DeploymentStatus, Warning};
 
 /// A bound of the time window: a moment, or how long ago (by the server's
 /// clock).
@@ -50,28 +51,45 @@ fn ago_ms(when: Option<When>) -> Option<i64> {
     }
 }
 
-fn action_from(row: &Row) -> OperatorAction {
-    let kind: String = row.get("kind");
-    OperatorAction {
-        region: None,
-        occurred_at: row.get("occurred_at"),
-        deployment_id: row.get("deployment_id"),
-        org_id: row.get("org_id"),
-        sequence: row.get("sequence"),
-        event_id: row.get("event_id"),
-        path: BreakGlassPath::of_event_kind(&kind),
-        reason: row.get("reason"),
-        idempotency_key: row.get("idempotency_key"),
-        audit: ActionAudit {
-            os_user: row.get("os_user"),
-            session_user: row.get("session_user"),
-            current_user: row.get("current_user"),
-            host: row.get("host"),
-            tool: row.get("tool"),
-            previous_status: row.get("previous_status"),
-        },
-        status_now: row.get("status_now"),
+fn action_from(row: &Row, w: &mut Vec<Warning>) -> Result<OperatorAction> {
+    let mut r = RowReader::new(row, "deployment_events", "event_id", w)?;
+    let kind: String = r.required("kind")?;
+    let deployment_id: Uuid = r.required("deployment_id")?;
+    let occurred_at = r.or_unknown("occurred_at")?;
+    let org_id = r.or_unknown("org_id")?;
+    let sequence = r.required("sequence")?;
+    let event_id = r.col("event_id")?;
+    let previous_status: Option<DeploymentStatus> = r.col("previous_status")?;
+    let mut d = RowReader::new(row, "deployments", "deployment_id", w)?;
+    let status_now: DeploymentStatus = d.required_as("status_now", "status")?;
+    if !status_now.is_null() {
+        w.extend(Warning::of_status(
+            "deployments",
+            "status",
+            &deployment_id.to_string(),
+            &status_now,
+        ));
     }
+    Ok(OperatorAction {
+        region: None,
+        occurred_at,
+        deployment_id,
+        org_id,
+        sequence,
+        event_id,
+        path: BreakGlassPath::of_event_kind(&kind),
+        reason: row.col("reason")?,
+        idempotency_key: row.col("idempotency_key")?,
+        audit: ActionAudit {
+            os_user: row.col("os_user")?,
+            session_user: row.col("session_user")?,
+            current_user: row.col("current_user")?,
+            host: row.col("host")?,
+            tool: row.col("tool")?,
+            previous_status,
+        },
+        status_now,
+    })
 }
 
 /// The newest `limit` actions that pass `filter`.
@@ -100,9 +118,14 @@ pub fn list(
                 ],
             )
             .context("listing the operators' actions (sql/history/operator_actions.sql)")?;
-        let mut actions: Vec<OperatorAction> = rows.iter().map(action_from).collect();
-        let truncated = actions.len() > limit;
-        actions.truncate(limit);
+        // The warnings are those of the rows shown.
+        let mut warnings = Vec::new();
+        let truncated = rows.len() > limit;
+        let actions: Vec<OperatorAction> = rows
+            .iter()
+            .take(limit)
+            .map(|row| action_from(row, &mut warnings))
+            .collect::<Result<_>>()?;
         Ok(History {
             regions: None,
             actions,
@@ -111,6 +134,7 @@ pub fn list(
                 limit,
                 truncated,
             },
+            warnings,
         })
     })
 }

@@ -10,14 +10,14 @@ use anyhow::{Context, Result, anyhow};
 use postgres::Row;
 use uuid::Uuid;
 
-use super::columns::{Columns, json_rows};
+use super::columns::{Columns, RowReader, json_rows};
 use super::resolve;
 use super::session::Session;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
 use crate::exit;
 use crate::model::{
-    Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
-    Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
+    Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobKind, JobResult,
+    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot, Warning,
 };
 
 /// Reads one deployment (id or prefix) in one read-only snapshot: one
@@ -71,12 +71,16 @@ pub fn events<'c>(
         .with_context(|| format!("reading the events of deployment {id}"))?;
     Ok(rows.iterator().map(move |row| {
         let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
+        // A NULL is shown as such (the verdict, read before, already
+        // judged the last event's); it never breaks the document.
+        let mut nulls = Vec::new();
+        let mut r = RowReader::new(&row, EVENTS, "id", &mut nulls)?;
         Ok(Event {
-            sequence: row.col("sequence")?,
-            id: row.col("id")?,
-            kind: row.col("kind")?,
-            occurred_at: row.col("occurred_at")?,
-            payload: row.col("payload")?,
+            sequence: r.required("sequence")?,
+            id: r.col("id")?,
+            kind: r.required("kind")?,
+            occurred_at: r.col("occurred_at")?,
+            payload: r.required("payload")?,
         })
     }))
 }
@@ -110,40 +114,64 @@ pub fn load_locked(
 }
 
 /// The events: one array per column (NULL without events), the n-th
-/// elements one event's; oldest first once sorted here.
-fn events_from(row: &Row) -> Result<Vec<Event>> {
-    fn column<T: for<'a> postgres::types::FromSql<'a>>(row: &Row, name: &str) -> Result<Vec<T>> {
+/// elements one event's; oldest first once sorted here. A NULL element
+/// where the reference schema says NOT NULL is a placeholder (the payload
+/// JSON null, the time none) and a warning naming the event.
+fn events_from(row: &Row, nulls: &mut Vec<Warning>) -> Result<Vec<Event>> {
+    fn column<T: for<'a> postgres::types::FromSql<'a>>(
+        row: &Row,
+        name: &str,
+    ) -> Result<Vec<Option<T>>> {
         Ok(row
-            .try_get::<_, Option<Vec<T>>>(name)
+            .try_get::<_, Option<Vec<Option<T>>>>(name)
             .with_context(|| format!("reading column {name}"))?
             .unwrap_or_default())
     }
-    let sequences: Vec<i64> = column(row, "event_sequences")?;
-    let ids: Vec<Uuid> = column(row, "event_ids")?;
-    let kinds: Vec<String> = column(row, "event_kinds")?;
-    let times: Vec<chrono::DateTime<chrono::Utc>> = column(row, "event_times")?;
-    let payloads: Vec<serde_json::Value> = column(row, "event_payloads")?;
+    let sequences: Vec<Option<i64>> = column(row, "event_sequences")?;
+    let ids: Vec<Option<Uuid>> = column(row, "event_ids")?;
+    let kinds: Vec<Option<String>> = column(row, "event_kinds")?;
+    let times: Vec<Option<chrono::DateTime<chrono::Utc>>> = column(row, "event_times")?;
+    let payloads: Vec<Option<serde_json::Value>> = column(row, "event_payloads")?;
     let n = sequences.len();
     if [ids.len(), kinds.len(), times.len(), payloads.len()] != [n; 4] {
         return Err(anyhow!("the event columns differ in length"));
     }
-    let mut events: Vec<Event> = sequences
+    let mut events = Vec::with_capacity(n);
+    for ((((sequence, id), kind), occurred_at), payload) in sequences
         .into_iter()
         .zip(ids)
         .zip(kinds)
         .zip(times)
         .zip(payloads)
-        .map(|((((sequence, id), kind), occurred_at), payload)| Event {
-            sequence,
+    {
+        let id = id.unwrap_or_default();
+        let row = id.to_string();
+        let mut null = |column: &str| nulls.push(Warning::null(EVENTS, column, &row));
+        if sequence.is_none() {
+            null("sequence");
+        }
+        if kind.is_none() {
+            null("kind");
+        }
+        if occurred_at.is_none() {
+            null("occurred_at");
+        }
+        if payload.is_none() {
+            null("payload");
+        }
+        events.push(Event {
+            sequence: sequence.unwrap_or(0),
             id,
-            kind,
+            kind: kind.unwrap_or_else(|| "NULL".to_string()),
             occurred_at,
-            payload,
-        })
-        .collect();
+            payload: payload.unwrap_or(serde_json::Value::Null),
+        });
+    }
     events.sort_by_key(|event| event.sequence);
     Ok(events)
 }
+
+const EVENTS: &str = "deployment_events";
 
 fn limit(events_limit: Option<usize>) -> Option<i64> {
     events_limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
@@ -170,58 +198,66 @@ fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
         .iter()
         .map(|name| Ok((*name, row.col(&format!("{name}_rows"))?)))
         .collect::<Result<_>>()?;
-    let section = |name: &str| -> Result<Option<&serde_json::Value>> {
-        Ok(sections
+    let section = |name: &str| -> Option<&serde_json::Value> {
+        sections
             .iter()
             .find(|(n, _)| *n == name)
-            .and_then(|(_, v)| v.as_ref()))
+            .and_then(|(_, v)| v.as_ref())
     };
-    let deployment = json_rows(section("deployment")?, deployment_from)?
+    let mut nulls = Vec::new();
+    let w = &mut nulls;
+    let deployment = json_rows(section("deployment"), |r| deployment_from(r, w))?
         .into_iter()
         .next()
         .ok_or_else(|| anyhow!("the deployment row is missing"))?;
-    let events = events_from(row)?;
+    let events = events_from(row, w)?;
     let events_total = match limit {
         None => events.len() as i64,
         Some(_) => row.col("events_total")?,
     };
+    let jobs = json_rows(section("jobs"), |r| job_from(r, w))?;
+    let results = json_rows(section("results"), |r| result_from(r, w))?;
+    let source_snapshots = json_rows(section("source_snapshots"), |r| {
+        Ok(SourceSnapshot {
+            id: r.col("id")?,
+            verified_at: r.col("verified_at")?,
+        })
+    })?;
+    let release_artifacts = json_rows(section("release_artifacts"), |r| {
+        let mut r = RowReader::new(r, "release_artifacts", "id", w)?;
+        Ok(ReleaseArtifact {
+            id: r.col("id")?,
+            image: r.required("image")?,
+        })
+    })?;
+    let instances = json_rows(section("instances"), |r| instance_from(r, w))?;
+    let allocations = json_rows(section("allocations"), |r| allocation_from(r, w))?;
+    let routes = json_rows(section("routes"), |r| route_from(r, w))?;
+    let network_attachments = json_rows(section("network_attachments"), |r| {
+        let mut r = RowReader::new(r, "network_attachments", "id", w)?;
+        Ok(NetworkAttachment {
+            id: r.col("id")?,
+            segment: r.required("segment")?,
+            node_id: r.col("node_id")?,
+            created_at: r.required("created_at")?,
+        })
+    })?;
+    let nodes = json_rows(section("nodes"), |r| node_from(r, w))?;
     Ok(DeploymentSnapshot {
         snapshot: read_info(row)?,
         deployment,
         events,
         events_total,
-        jobs: json_rows(section("jobs")?, job_from)?,
-        results: json_rows(section("results")?, result_from)?,
-        source_snapshots: json_rows(section("source_snapshots")?, |row| {
-            Ok(SourceSnapshot {
-                id: row.col("id")?,
-                verified_at: row.col("verified_at")?,
-            })
-        })?,
-        release_artifacts: json_rows(section("release_artifacts")?, |row| {
-            Ok(ReleaseArtifact {
-                id: row.col("id")?,
-                image: row.col("image")?,
-            })
-        })?,
-        instances: json_rows(section("instances")?, instance_from)?,
-        allocations: json_rows(section("allocations")?, allocation_from)?,
-        routes: json_rows(section("routes")?, |row| {
-            Ok(Route {
-                hostname: row.col("hostname")?,
-                route_generation: row.col("route_generation")?,
-                status: row.col("status")?,
-            })
-        })?,
-        network_attachments: json_rows(section("network_attachments")?, |row| {
-            Ok(NetworkAttachment {
-                id: row.col("id")?,
-                segment: row.col("segment")?,
-                node_id: row.col("node_id")?,
-                created_at: row.col("created_at")?,
-            })
-        })?,
-        nodes: json_rows(section("nodes")?, node_from)?,
+        jobs,
+        results,
+        source_snapshots,
+        release_artifacts,
+        instances,
+        allocations,
+        routes,
+        network_attachments,
+        nodes,
+        nulls,
     })
 }
 
@@ -244,82 +280,105 @@ pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
     })
 }
 
-fn deployment_from(row: &impl Columns) -> Result<Deployment> {
+fn deployment_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Deployment> {
+    let mut r = RowReader::new(row, "deployments", "id", w)?;
     Ok(Deployment {
-        id: row.col("id")?,
-        org_id: row.col("org_id")?,
-        status: row.col("status")?,
-        created_at: row.col("created_at")?,
-        updated_at: row.col("updated_at")?,
+        id: r.col("id")?,
+        org_id: r.or_unknown("org_id")?,
+        status: r.required("status")?,
+        created_at: r.required("created_at")?,
+        updated_at: r.required("updated_at")?,
     })
 }
 
-fn job_from(row: &impl Columns) -> Result<Job> {
+fn job_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Job> {
+    let mut r = RowReader::new(row, "jobs", "id", w)?;
     Ok(Job {
-        id: row.col("id")?,
-        kind: row.col("kind")?,
-        status: row.col("status")?,
-        target_node_id: row.col("target_node_id")?,
-        attempt: row.col("attempt")?,
-        max_attempts: row.col("max_attempts")?,
-        available_at: row.col("available_at")?,
-        lease_expires_at: row.col("lease_expires_at")?,
-        last_error: row.col("last_error")?,
-        has_lease_token: row.col("has_lease_token")?,
-        created_at: row.col("created_at")?,
-        updated_at: row.col("updated_at")?,
+        id: r.col("id")?,
+        kind: r.required("kind")?,
+        status: r.required("status")?,
+        target_node_id: r.col("target_node_id")?,
+        attempt: r.required("attempt")?,
+        max_attempts: r.required("max_attempts")?,
+        available_at: r.required("available_at")?,
+        lease_expires_at: r.col("lease_expires_at")?,
+        last_error: r.col("last_error")?,
+        has_lease_token: r.col("has_lease_token")?,
+        created_at: r.required("created_at")?,
+        updated_at: r.required("updated_at")?,
     })
 }
 
-fn instance_from(row: &impl Columns) -> Result<Instance> {
+fn instance_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Instance> {
+    let mut r = RowReader::new(row, "application_instances", "id", w)?;
     Ok(Instance {
-        id: row.col("id")?,
-        role_name: row.col("role_name")?,
-        status: row.col("status")?,
-        active_node_id: row.col("active_node_id")?,
-        generation: row.col("generation")?,
+        id: r.col("id")?,
+        role_name: r.required("role_name")?,
+        status: r.required("status")?,
+        active_node_id: r.col("active_node_id")?,
+        generation: r.required("generation")?,
     })
 }
 
-fn result_from(row: &impl Columns) -> Result<JobResult> {
+fn result_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<JobResult> {
+    let mut r = RowReader::new(row, "agent_job_results", "id", w)?;
     Ok(JobResult {
-        id: row.col("id")?,
-        job_id: row.col("job_id")?,
-        reported_at: row.col("reported_at")?,
-        kind: row.col("kind")?,
-        node_id: row.col("node_id")?,
-        attempt: row.col("attempt")?,
-        outcome: row.col("outcome")?,
-        output: row.col("output")?,
+        id: r.col("id")?,
+        job_id: r.required("job_id")?,
+        reported_at: r.required("reported_at")?,
+        // The job's kind (its NULL is the job's warning).
+        kind: r.col::<Option<JobKind>>("kind")?.unwrap_or(JobKind::Null),
+        node_id: r.required("node_id")?,
+        attempt: r.required("attempt")?,
+        outcome: r.required("outcome")?,
+        output: r.required("output")?,
     })
 }
 
-fn allocation_from(row: &impl Columns) -> Result<Allocation> {
+fn allocation_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Allocation> {
+    let mut r = RowReader::new(row, "fleet_allocations", "id", w)?;
     Ok(Allocation {
-        id: row.col("id")?,
-        node_id: row.col("node_id")?,
-        resource_kind: row.col("resource_kind")?,
-        resource_id: row.col("resource_id")?,
-        status: row.col("status")?,
-        created_at: row.col("created_at")?,
-        released_at: row.col("released_at")?,
+        id: r.col("id")?,
+        node_id: r.required("node_id")?,
+        resource_kind: r.required("resource_kind")?,
+        resource_id: r.required("resource_id")?,
+        status: r.required("status")?,
+        created_at: r.required("created_at")?,
+        released_at: r.col("released_at")?,
+    })
+}
+
+fn route_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Route> {
+    let hostname: Option<String> = row.col("hostname")?;
+    let generation: Option<i32> = row.col("route_generation")?;
+    let id = format!(
+        "{}/{}",
+        hostname.as_deref().unwrap_or("NULL"),
+        generation.map_or_else(|| "NULL".to_string(), |g| g.to_string())
+    );
+    let mut r = RowReader::with_id(row, "ingress_analytics_routes", id, w);
+    Ok(Route {
+        hostname: r.required("hostname")?,
+        route_generation: r.required("route_generation")?,
+        status: r.required("status")?,
     })
 }
 
 /// A `fleet_nodes` row (the columns of the nodes in `sql/diagnose/snapshot.sql`, which
-/// `sql/fleet/list.sql` also returns).
-pub fn node_from(row: &impl Columns) -> Result<Node> {
+/// `sql/fleet/list.sql` also returns). NULLs become warnings in `w`.
+pub fn node_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Node> {
+    let mut r = RowReader::new(row, "fleet_nodes", "id", w)?;
     Ok(Node {
-        id: row.col("id")?,
-        name: row.col("name")?,
-        pool: row.col("pool")?,
-        status: row.col("status")?,
-        schedulable: row.col("schedulable")?,
-        slots: row.col("slots")?,
-        last_seen_at: row.col("last_seen_at")?,
+        id: r.col("id")?,
+        name: r.required("name")?,
+        pool: r.or_unknown("pool")?,
+        status: r.required("status")?,
+        schedulable: r.required("schedulable")?,
+        slots: r.required("slots")?,
+        last_seen_at: r.col("last_seen_at")?,
         // A heartbeat ahead of the server's clock is seen just now, never
         // a negative age (the clock skew is reported on its own).
-        heartbeat_age_seconds: row
+        heartbeat_age_seconds: r
             .col::<Option<i64>>("heartbeat_age_seconds")?
             .map(|age| age.max(0)),
     })

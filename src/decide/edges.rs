@@ -26,11 +26,14 @@ pub fn of_snapshot(s: &DeploymentSnapshot) -> Vec<ClockSkew> {
     let ahead: Vec<_> = s
         .events
         .iter()
-        .filter_map(|e| ahead_seconds(now, e.occurred_at).map(|a| (e, a)))
+        .filter_map(|e| {
+            let at = e.occurred_at?;
+            ahead_seconds(now, at).map(|a| (e, at, a))
+        })
         .collect();
     let mut found = Vec::new();
-    if let Some((newest, secs)) = ahead.last() {
-        let mut skew = ClockSkew::event(id, newest.sequence, newest.occurred_at, *secs);
+    if let Some((newest, at, secs)) = ahead.last() {
+        let mut skew = ClockSkew::event(id, newest.sequence, *at, *secs);
         if ahead.len() > 1 {
             skew.message.push_str(&format!(
                 " ({} earlier events are ahead too)",

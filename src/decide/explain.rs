@@ -66,7 +66,9 @@ pub fn explain(a: &Assessment, evidence: &[Evidence]) -> (String, String) {
     // which it is.
     let now = a.s.snapshot.at;
     let last = a.s.last_event();
-    let ahead = last.and_then(|e| ahead_seconds(now, e.occurred_at));
+    let ahead = last
+        .and_then(|e| e.occurred_at)
+        .and_then(|at| ahead_seconds(now, at));
     let state = if let Some(ahead) = ahead {
         format!(
             "{status}, its last event {} in the future of the server's clock (clock skew)",

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::duration::{ago, human};
 use crate::model::{
-    AllocationStatus, BreakGlassPath, DeploymentStatus, Job, JobStatus, Node, NodeStatus, short_id,
+    AllocationStatus, BreakGlassPath, DeploymentSnapshot, DeploymentStatus, Job, JobStatus, Node,
+    NodeStatus, short_id,
 };
 
 use super::policy::STUCK_AFTER;
@@ -25,9 +26,12 @@ pub fn activity(a: &Assessment, found: &mut Findings) {
                 "last event #{} {} {}",
                 e.sequence,
                 e.kind,
-                match ahead_seconds(now, e.occurred_at) {
-                    Some(ahead) => format!("{} in the future (clock skew)", human(ahead)),
-                    None => ago(age_seconds(now, e.occurred_at)),
+                match e.occurred_at {
+                    None => "at an unknown time (NULL)".to_string(),
+                    Some(at) => match ahead_seconds(now, at) {
+                        Some(ahead) => format!("{} in the future (clock skew)", human(ahead)),
+                        None => ago(age_seconds(now, at)),
+                    },
                 }
             ),
         ),
@@ -153,7 +157,7 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
                 format!(
                     "node {} ({}) is offline, {}",
                     node.name,
-                    node.pool,
+                    DeploymentSnapshot::pool_name(node),
                     heartbeat_text(node)
                 ),
             );
@@ -167,7 +171,7 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
                 format!(
                     "node {} ({}) is stale: {} (stale after {})",
                     node.name,
-                    node.pool,
+                    DeploymentSnapshot::pool_name(node),
                     heartbeat_text(node),
                     human(a.policy.stale_after.as_secs() as i64)
                 ),
@@ -177,14 +181,22 @@ pub fn nodes(a: &Assessment, found: &mut Findings) {
             found.add(
                 "node_draining",
                 Severity::Warning,
-                format!("node {} ({}) is draining", node.name, node.pool),
+                format!(
+                    "node {} ({}) is draining",
+                    node.name,
+                    DeploymentSnapshot::pool_name(node)
+                ),
             );
         }
         if !node.schedulable {
             found.add(
                 "node_unschedulable",
                 Severity::Warning,
-                format!("node {} ({}) is unschedulable", node.name, node.pool),
+                format!(
+                    "node {} ({}) is unschedulable",
+                    node.name,
+                    DeploymentSnapshot::pool_name(node)
+                ),
             );
         }
     }

@@ -17,6 +17,7 @@ pub mod scan;
 pub mod stuck;
 pub mod triage;
 pub mod triggers;
+pub mod unknown;
 pub mod verdict;
 
 #[cfg(test)]

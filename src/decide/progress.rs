@@ -107,7 +107,7 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
             sequence: e.sequence,
             kind: e.kind.clone(),
             occurred_at: e.occurred_at,
-            age_seconds: age_seconds(now, e.occurred_at),
+            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
         }),
     }
 }

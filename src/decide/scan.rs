@@ -38,8 +38,25 @@ pub fn for_stuck_deployment(id: Uuid, status: &DeploymentStatus, dispatched: boo
     }
 }
 
+/// A row of the scan that rests on a value the model does not know (an
+/// unknown status or kind, or a NULL, named in the report's warnings): no
+/// path is decided for it; the operator diagnoses it.
+pub fn for_undecided(id: Uuid) -> Advice {
+    Advice {
+        path: BreakGlassPath::None,
+        responsible: Responsible::Operator,
+        next_command: Some(format!("pushleft-controller diagnose {id}")),
+        next_step: "diagnose it: one of its rows holds a value pushleft-controller does not know \
+                    (see the warnings), so no path is decided for it"
+            .to_string(),
+    }
+}
+
 /// An expired lease nobody reclaimed.
 pub fn for_orphaned_lease(id: Uuid, status: &DeploymentStatus, dispatched: bool) -> Advice {
+    if status.is_unknown() {
+        return for_undecided(id);
+    }
     let path = decide_path(status, dispatched);
     if path == BreakGlassPath::None {
         return Advice {
@@ -71,6 +88,12 @@ mod tests {
         assert_eq!(advice.responsible, Responsible::LeaseReclaimer);
         assert_eq!(advice.next_command, None);
         assert!(advice.next_step.contains("lease reclaimer"));
+        let odd = for_orphaned_lease(id, &DeploymentStatus::parse("paused"), true);
+        assert_eq!(
+            (odd.path, odd.responsible),
+            (BreakGlassPath::None, Responsible::Operator)
+        );
+        assert!(odd.next_command.is_some_and(|c| c.contains("diagnose")));
         let building = for_orphaned_lease(id, &DeploymentStatus::Building, true);
         assert_eq!(building.responsible, Responsible::Operator);
         assert_eq!(building.path, BreakGlassPath::TeardownRequested);

@@ -31,10 +31,7 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
     let now = s.snapshot.at;
     let status = &s.deployment.status;
     let secs = |d: std::time::Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-    let last_activity = s
-        .last_event()
-        .map(|e| e.occurred_at)
-        .unwrap_or(s.deployment.created_at);
+    let last_activity = super::verdict::last_activity(s);
     let quiet_for = age_seconds(now, last_activity);
     let orphaned = s
         .jobs

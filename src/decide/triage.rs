@@ -49,8 +49,12 @@ pub struct Triage {
     pub group_by: Option<GroupBy>,
 }
 
-/// An org id matches a prefix of its hex digits (dashes optional).
-fn org_matches(org: Uuid, prefix: &str) -> bool {
+/// An org id matches a prefix of its hex digits (dashes optional); an
+/// unknown (NULL) one matches no prefix.
+fn org_matches(org: Option<Uuid>, prefix: &str) -> bool {
+    let Some(org) = org else {
+        return false;
+    };
     let wanted: String = prefix
         .chars()
         .filter(|c| *c != '-')
@@ -129,7 +133,10 @@ fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
         GroupBy::Pool => or_none(&d.pools),
         GroupBy::Status => vec![d.status.to_string()],
         GroupBy::Path => vec![d.path.as_str().to_string()],
-        GroupBy::Org => vec![d.org_id.to_string()],
+        GroupBy::Org => vec![
+            d.org_id
+                .map_or_else(|| "(unknown)".to_string(), |o| o.to_string()),
+        ],
     }
 }
 
@@ -142,7 +149,7 @@ fn group_command(by: GroupBy, key: &str) -> String {
         GroupBy::Path => "--path",
         GroupBy::Org => "--org",
     };
-    if key == "(none)" {
+    if key == "(none)" || key == "(unknown)" {
         return "pushleft-controller stuck".to_string();
     }
     format!("pushleft-controller stuck {flag} {key}")
@@ -233,7 +240,7 @@ mod tests {
         StuckDeployment {
             region: None,
             deployment_id: Uuid::from_u128(n),
-            org_id: Uuid::from_u128(0xC0 + n % 2),
+            org_id: Some(Uuid::from_u128(0xC0 + n % 2)),
             status: status.into(),
             created_at: Utc.with_ymd_and_hms(2026, 11, 29, 0, 0, 0).unwrap(),
             stuck_for_seconds: stuck,
@@ -267,6 +274,7 @@ mod tests {
             groups: None,
             left_out: None,
             regions: None,
+            warnings: Vec::new(),
             clock_skew: Vec::new(),
         }
     }

@@ -53,8 +53,9 @@ impl Findings {
 pub struct LastEvent {
     pub sequence: i64,
     pub kind: String,
-    pub occurred_at: DateTime<Utc>,
-    pub age_seconds: i64,
+    /// None: NULL in the database.
+    pub occurred_at: Option<DateTime<Utc>>,
+    pub age_seconds: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -75,6 +76,11 @@ pub struct Verdict {
     pub stuck_for_seconds: Option<i64>,
     /// The next command to run, if any.
     pub next_command: Option<String>,
+    /// False when a row the decision rests on holds a value this tool does
+    /// not know (or a NULL where the reference schema says NOT NULL): the
+    /// path is then `none`, the reason names the values, and fail-safely
+    /// refuses.
+    pub decidable: bool,
 }
 
 /// What the findings of one snapshot are computed from.
@@ -93,11 +99,13 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     let status = &s.deployment.status;
     let evidence = dispatch_evidence(s);
     let dispatched = !evidence.is_empty();
-    let path = decide_path(status, dispatched);
-    let last_activity = s
-        .last_event()
-        .map(|e| e.occurred_at)
-        .unwrap_or(s.deployment.created_at);
+    let odd = super::unknown::odd_values(s);
+    let undecidable = super::unknown::undecidable(&odd);
+    let path = match undecidable {
+        Some(_) => BreakGlassPath::None,
+        None => decide_path(status, dispatched),
+    };
+    let last_activity = last_activity(s);
     let a = Assessment {
         s,
         policy,
@@ -115,8 +123,12 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     findings::source_and_artifact(&a, &mut found);
     findings::standby(&a, &mut found);
     super::edges::findings(s, &mut found);
+    super::unknown::findings(&odd, &mut found);
 
-    let (headline, reason) = explain(&a, &evidence);
+    let (headline, reason) = match &undecidable {
+        Some(why) => (format!("cannot decide: {why}"), why.clone()),
+        None => explain(&a, &evidence),
+    };
     Verdict {
         path,
         dispatched,
@@ -128,10 +140,23 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
             sequence: e.sequence,
             kind: e.kind.clone(),
             occurred_at: e.occurred_at,
-            age_seconds: age_seconds(now, e.occurred_at),
+            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
         }),
         stuck: super::stuck::stuck(s, policy).stuck,
         stuck_for_seconds: status.in_flight().then_some(a.quiet_for),
-        next_command: next_command(path, status, s.deployment.id, Asker::Verdict),
+        next_command: match undecidable {
+            Some(_) => None,
+            None => next_command(path, status, s.deployment.id, Asker::Verdict),
+        },
+        decidable: undecidable.is_none(),
     }
+}
+
+/// When the deployment last made progress: its last event, or its creation
+/// without one. A last event whose time is NULL counts as its creation
+/// here; the verdict is undecidable then anyway.
+pub fn last_activity(s: &DeploymentSnapshot) -> DateTime<Utc> {
+    s.last_event()
+        .and_then(|e| e.occurred_at)
+        .unwrap_or(s.deployment.created_at)
 }

@@ -30,7 +30,8 @@ pub struct ReadInfo {
 #[derive(Debug, Clone, Serialize)]
 pub struct Deployment {
     pub id: Uuid,
-    pub org_id: Uuid,
+    /// None: NULL in the database (see `DeploymentSnapshot::nulls`).
+    pub org_id: Option<Uuid>,
     pub status: DeploymentStatus,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -41,8 +42,10 @@ pub struct Event {
     pub sequence: i64,
     pub id: Uuid,
     pub kind: String,
-    pub occurred_at: DateTime<Utc>,
-    /// Without its `log` key (removed by the query itself).
+    /// None: NULL in the database (see `DeploymentSnapshot::nulls`).
+    pub occurred_at: Option<DateTime<Utc>>,
+    /// Without its `log` key (removed by the query itself); JSON null for
+    /// a NULL.
     pub payload: Value,
 }
 
@@ -144,7 +147,8 @@ pub struct NetworkAttachment {
 pub struct Node {
     pub id: Uuid,
     pub name: String,
-    pub pool: String,
+    /// None: NULL in the database (the read's warnings say so).
+    pub pool: Option<String>,
     pub status: NodeStatus,
     pub schedulable: bool,
     pub slots: i32,
@@ -170,6 +174,11 @@ pub struct DeploymentSnapshot {
     pub routes: Vec<Route>,
     pub network_attachments: Vec<NetworkAttachment>,
     pub nodes: Vec<Node>,
+    /// Every NULL the read found where the reference schema says NOT NULL
+    /// (the field then holds a placeholder, or none where it is optional
+    /// in the model); `decide` makes findings of them and refuses to
+    /// decide on them.
+    pub nulls: Vec<super::Warning>,
 }
 
 impl DeploymentSnapshot {
@@ -182,6 +191,11 @@ impl DeploymentSnapshot {
         self.node(id)
             .map(|n| n.name.clone())
             .unwrap_or_else(|| id.to_string())
+    }
+
+    /// A node's pool, or `unknown` when it is NULL.
+    pub fn pool_name(node: &Node) -> &str {
+        node.pool.as_deref().unwrap_or("unknown")
     }
 
     pub fn last_event(&self) -> Option<&Event> {

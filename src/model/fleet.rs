@@ -42,6 +42,10 @@ pub struct FleetList {
     /// region they come from).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<super::region::RegionStatus>>,
+    /// Values the read found that the model cannot take as they are (a
+    /// NULL where the reference schema says NOT NULL, an unknown status,
+    /// an allocation in an unknown state counted as held).
+    pub warnings: Vec<super::Warning>,
     /// The listed nodes whose heartbeat is ahead of the server's clock
     /// (never stale until it passes it).
     pub clock_skew: Vec<super::clock::ClockSkew>,

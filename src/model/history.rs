@@ -23,13 +23,15 @@ pub struct ActionAudit {
 /// event.
 #[derive(Debug, Clone, Serialize)]
 pub struct OperatorAction {
-    pub occurred_at: DateTime<Utc>,
+    /// None: NULL in the database (the warnings say so).
+    pub occurred_at: Option<DateTime<Utc>>,
     pub deployment_id: Uuid,
     /// The region (connection service) it was read from, when several
     /// were read at once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    pub org_id: Uuid,
+    /// None: NULL in the database (the warnings say so).
+    pub org_id: Option<Uuid>,
     pub sequence: i64,
     pub event_id: Uuid,
     pub path: BreakGlassPath,
@@ -59,4 +61,7 @@ pub struct History {
     /// region they come from).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regions: Option<Vec<super::region::RegionStatus>>,
+    /// Values the read found that the model cannot take as they are (a
+    /// NULL where the reference schema says NOT NULL, an unknown status).
+    pub warnings: Vec<super::Warning>,
 }

@@ -9,3 +9,8 @@ pub fn short_id(id: Uuid) -> String {
     text.truncate(8);
     text
 }
+
+/// [`short_id`] of an id the database may hold NULL for: `NULL` then.
+pub fn short_or_null(id: Option<Uuid>) -> String {
+    id.map_or_else(|| "NULL".to_string(), short_id)
+}

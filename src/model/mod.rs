@@ -10,14 +10,16 @@ pub mod path;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod warning;
 
 pub use deployment::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
-pub use ids::short_id;
+pub use ids::{short_id, short_or_null};
 pub use path::BreakGlassPath;
 pub use status::{
     AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,
     ResultOutcome, RouteStatus,
 };
+pub use warning::Warning;

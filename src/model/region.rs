@@ -18,6 +18,13 @@ pub struct RegionStatus {
     pub error: Option<String>,
 }
 
+/// A warning's sentence says which region's row it is about.
+fn tag_warnings(region: &str, warnings: &mut [super::Warning]) {
+    for w in warnings {
+        w.message = format!("region {region}: {}", w.message);
+    }
+}
+
 /// The reports of several regions as one: every row names its region;
 /// the instant and thresholds are those of the first region that answered.
 pub fn merge_stuck(
@@ -36,6 +43,7 @@ pub fn merge_stuck(
         for l in &mut report.leases_orphaned {
             l.region = Some(region.to_string());
         }
+        tag_warnings(region, &mut report.warnings);
     };
     tag(&region, &mut merged);
     for (region, mut report) in parts {
@@ -44,6 +52,7 @@ pub fn merge_stuck(
             .deployments_stuck
             .append(&mut report.deployments_stuck);
         merged.leases_orphaned.append(&mut report.leases_orphaned);
+        merged.warnings.append(&mut report.warnings);
         merged.clock_skew.append(&mut report.clock_skew);
     }
     merged
@@ -66,10 +75,13 @@ pub fn merge_fleet(
     for node in &mut merged.nodes {
         node.region = Some(region.clone());
     }
+    tag_warnings(&region, &mut merged.warnings);
     for k in &mut merged.clock_skew {
         k.region = Some(region.clone());
     }
-    for (region, list) in parts {
+    for (region, mut list) in parts {
+        tag_warnings(&region, &mut list.warnings);
+        merged.warnings.append(&mut list.warnings);
         merged
             .clock_skew
             .extend(list.clock_skew.into_iter().map(|mut k| {
@@ -97,8 +109,11 @@ pub fn merge_history(
     for a in &mut merged.actions {
         a.region = Some(region.clone());
     }
-    for (region, history) in parts {
+    tag_warnings(&region, &mut merged.warnings);
+    for (region, mut history) in parts {
         merged.snapshot.truncated |= history.snapshot.truncated;
+        tag_warnings(&region, &mut history.warnings);
+        merged.warnings.append(&mut history.warnings);
         merged
             .actions
             .extend(history.actions.into_iter().map(|mut a| {

@@ -4,6 +4,9 @@
 //! talks to live databases it does not own: a value it does not know (a
 //! newer control plane, schema drift) parses to `Unknown(text)` so it is
 //! reported as it is, never a panic, and the decision fails closed on it.
+//! A NULL (the reference schema says NOT NULL, a live one may not) reads
+//! as `Null`: shown as `NULL` on the screen and `null` in JSON, and just as
+//! unknown to the decision.
 //! Text from the database becomes one of these in exactly one place
 //! ([`FromSql`], via `parse`); the rest of the code compares enums.
 
@@ -22,6 +25,8 @@ macro_rules! status_enum {
             $($(#[$vmeta])* $variant,)+
             /// A value this tool does not know, kept as read.
             Unknown(String),
+            /// NULL, where the reference schema says NOT NULL.
+            Null,
         }
 
         impl $name {
@@ -41,11 +46,31 @@ macro_rules! status_enum {
                 match self {
                     $($name::$variant => $text,)+
                     $name::Unknown(text) => text,
+                    $name::Null => "NULL",
                 }
             }
 
+            /// Not one of the known values: an unknown text, or NULL.
             pub fn is_unknown(&self) -> bool {
-                matches!(self, $name::Unknown(_))
+                matches!(self, $name::Unknown(_) | $name::Null)
+            }
+
+            pub fn is_null(&self) -> bool {
+                matches!(self, $name::Null)
+            }
+        }
+
+        impl super::warning::Status for $name {
+            fn as_str(&self) -> &str {
+                $name::as_str(self)
+            }
+
+            fn is_unknown(&self) -> bool {
+                $name::is_unknown(self)
+            }
+
+            fn is_null(&self) -> bool {
+                $name::is_null(self)
             }
         }
 
@@ -58,7 +83,7 @@ macro_rules! status_enum {
         /// Compares with the database's spelling (`status == "queued"`).
         impl PartialEq<&str> for $name {
             fn eq(&self, other: &&str) -> bool {
-                self.as_str() == *other
+                !self.is_null() && self.as_str() == *other
             }
         }
 
@@ -70,13 +95,20 @@ macro_rules! status_enum {
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
+                match self {
+                    $name::Null => serializer.serialize_none(),
+                    other => serializer.serialize_str(other.as_str()),
+                }
             }
         }
 
         impl<'a> FromSql<'a> for $name {
             fn from_sql(ty: &Type, raw: &'a [u8]) -> Result<$name, Box<dyn Error + Sync + Send>> {
                 <&str as FromSql>::from_sql(ty, raw).map($name::parse)
+            }
+
+            fn from_sql_null(_: &Type) -> Result<$name, Box<dyn Error + Sync + Send>> {
+                Ok($name::Null)
             }
 
             fn accepts(ty: &Type) -> bool {
@@ -166,9 +198,10 @@ status_enum! {
 }
 
 impl AllocationStatus {
-    /// Capacity is held: reserved or active.
+    /// Capacity is held: reserved, active, or a status this tool does not
+    /// know (fail closed: only `released` is known to free the slot).
     pub fn is_held(&self) -> bool {
-        matches!(self, AllocationStatus::Reserved | AllocationStatus::Active)
+        !matches!(self, AllocationStatus::Released)
     }
 }
 
@@ -213,6 +246,15 @@ mod tests {
             serde_json::to_value(InstanceStatus::parse("zombie")).ok(),
             Some(serde_json::json!("zombie"))
         );
+        assert!(JobStatus::Null.is_unknown() && JobStatus::Null.is_null());
+        assert_eq!(JobStatus::Null.as_str(), "NULL");
+        assert!(JobStatus::Null != "NULL");
+        assert_eq!(
+            serde_json::to_value(NodeStatus::Null).ok(),
+            Some(serde_json::Value::Null)
+        );
+        assert!(AllocationStatus::parse("pending").is_held());
+        assert!(!AllocationStatus::Released.is_held());
     }
 
     #[test]

@@ -26,7 +26,8 @@ pub struct StuckDeployment {
     /// were read at once.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
-    pub org_id: Uuid,
+    /// None: NULL in the database (the report's warnings say so).
+    pub org_id: Option<Uuid>,
     pub status: DeploymentStatus,
     pub created_at: DateTime<Utc>,
     pub stuck_for_seconds: i64,
@@ -53,7 +54,8 @@ pub struct OrphanedLease {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
     pub deployment_id: Uuid,
-    pub org_id: Uuid,
+    /// None: NULL in the database (the report's warnings say so).
+    pub org_id: Option<Uuid>,
     pub deployment_status: DeploymentStatus,
     pub kind: JobKind,
     pub attempt: i32,
@@ -131,6 +133,10 @@ pub struct StuckReport {
     /// complete).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_out: Option<LeftOut>,
+    /// Values the scan found that the model cannot take as they are (a
+    /// NULL where the reference schema says NOT NULL, an unknown status):
+    /// the rows are shown anyway, and each odd value is named here.
+    pub warnings: Vec<super::Warning>,
     /// In-flight deployments whose last event (or creation) and nodes
     /// whose heartbeat are ahead of the server's clock: none of them can
     /// show as stuck or stale until it passes them. Not filtered.

@@ -40,11 +40,19 @@ pub struct PlanCheck {
 /// sequential scan nor a JIT-sized cost is a problem in them (the tool's
 /// sessions run with JIT off; their cost is the price of the schema they
 /// run on).
-pub const READS_WHOLE_TABLES: &[(&str, &str)] = &[(
-    "stuck/scan_without_indexes.sql",
-    "runs only on a schema without the indexes stuck/scan.sql probes, and reads each table \
-     once there, as psql's alert queries do",
-)];
+pub const READS_WHOLE_TABLES: &[(&str, &str)] = &[
+    (
+        "stuck/scan_without_indexes.sql",
+        "runs only on a schema without the indexes stuck/scan.sql probes, and reads each table \
+         once there, as psql's alert queries do",
+    ),
+    (
+        "fleet/odd_allocations.sql",
+        "runs only on a schema whose catalog lets fleet_allocations.status hold any value (no \
+         CHECK as in the reference schema, or no NOT NULL): finding those values means reading \
+         every allocation",
+    ),
+];
 
 impl PlanCheck {
     /// This statement reads whole tables by design ([`READS_WHOLE_TABLES`]).

@@ -12,7 +12,7 @@ use super::text::{fit_command, wrap};
 use crate::decide::{Policy, Severity, Verdict};
 use crate::model::{
     Allocation, BreakGlassPath, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult,
-    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot, short_id,
+    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
 
 /// A node row with its `stale` flag, for JSON.
@@ -149,7 +149,7 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
         "deployment {} · {} · org {} · read at {}",
         s.deployment.id,
         visible(&s.deployment.status.to_string()),
-        short_id(s.deployment.org_id),
+        crate::model::short_or_null(s.deployment.org_id),
         s.snapshot.at.format("%Y-%m-%d %H:%M:%SZ"),
     );
     lines.extend(wrap(&about, width, "  ", "    "));

@@ -108,7 +108,10 @@ pub fn events(v: &View) -> Option<String> {
         t.row(vec![
             Cell::new(e.sequence),
             Cell::new(&e.kind),
-            Cell::new(v.when(Some(e.occurred_at))),
+            Cell::new(
+                e.occurred_at
+                    .map_or_else(|| "NULL".to_string(), |at| v.when(Some(at))),
+            ),
             Cell::new(compact(&e.payload)),
         ]);
     }
@@ -302,7 +305,7 @@ pub fn nodes(v: &View) -> Option<String> {
         };
         t.row(vec![
             Cell::new(&n.name).paint_if(stale || offline, Paint::Bad),
-            Cell::new(&n.pool),
+            Cell::new(n.pool.as_deref().unwrap_or("NULL")),
             Cell::new(&n.status).paint_if(offline, Paint::Bad),
             Cell::new(if n.schedulable { "yes" } else { "no" })
                 .paint_if(!n.schedulable, Paint::Warn),

@@ -40,7 +40,7 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
         };
         cells.extend([
             Cell::new(&node.name),
-            Cell::new(&node.pool),
+            Cell::new(node.pool.as_deref().unwrap_or("NULL")),
             Cell::new(&node.status).paint_if(node.status == NodeStatus::Offline, Paint::Bad),
             Cell::new(if node.schedulable { "yes" } else { "no" })
                 .paint_if(!node.schedulable, Paint::Warn),

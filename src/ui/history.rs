@@ -44,8 +44,11 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Vec::new()
         };
         cells.extend([
-            Cell::new(stamp(a.occurred_at)),
-            Cell::new(duration::ago(age_seconds(now, a.occurred_at))),
+            Cell::new(a.occurred_at.map_or_else(|| "NULL".to_string(), stamp)),
+            Cell::new(a.occurred_at.map_or_else(
+                || "unknown".to_string(),
+                |at| duration::ago(age_seconds(now, at)),
+            )),
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),
             Cell::new(who(a)),

@@ -161,6 +161,26 @@ impl Output {
     pub fn note(&self, text: &str) {
         note(text);
     }
+
+    /// The warnings of a read (odd values it shows anyway), one
+    /// `warning:` paragraph each on stderr, wrapped to the screen.
+    pub fn warnings(&self, warnings: &[crate::model::Warning]) {
+        for text in self.warning_lines(warnings) {
+            note(&text);
+        }
+    }
+
+    /// [`Self::warnings`] as text (a `--watch` screen shows them below
+    /// the view).
+    pub fn warning_lines(&self, warnings: &[crate::model::Warning]) -> Vec<String> {
+        warnings
+            .iter()
+            .map(|w| {
+                let text = format!("warning: {}", super::sanitize::visible(&w.message));
+                super::text::wrapped(&text, self.width, "", "  ")
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

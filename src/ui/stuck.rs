@@ -318,7 +318,7 @@ fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
         };
         cells.extend([
             Cell::new(short_id(d.deployment_id)),
-            Cell::new(short_id(d.org_id)),
+            Cell::new(crate::model::short_or_null(d.org_id)),
             Cell::new(&d.status),
             Cell::new(duration::human(d.stuck_for_seconds)).paint_if(true, Paint::Bad),
             Cell::new(stamp(since)),
@@ -364,7 +364,7 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
         cells.extend([
             Cell::new(short_id(l.job_id)),
             Cell::new(short_id(l.deployment_id)),
-            Cell::new(short_id(l.org_id)),
+            Cell::new(crate::model::short_or_null(l.org_id)),
             Cell::new(&l.deployment_status),
             Cell::new(&l.kind),
             Cell::new(node),

@@ -85,7 +85,8 @@ pub fn summary(p: &Progress) -> String {
                 ", last event #{} {} {}",
                 e.sequence,
                 visible(&e.kind),
-                ago(e.age_seconds)
+                e.age_seconds
+                    .map_or_else(|| "at an unknown time".to_string(), ago)
             ))
             .unwrap_or_default()
     )

@@ -307,7 +307,13 @@ fn fleet_list_is_index_backed_on_a_large_fleet() {
     let plan: String = client
         .query(
             &format!("EXPLAIN {query}"),
-            &[&None::<String>, &None::<String>, &false, &120_000_i64],
+            &[
+                &None::<String>,
+                &None::<String>,
+                &false,
+                &120_000_i64,
+                &"public",
+            ],
         )
         .expect("EXPLAIN of sql/fleet/list.sql")
         .iter()

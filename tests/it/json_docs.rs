@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use pushleft_controller::docs::json::SECTIONS;
 use serde_json::Value;
 
-use crate::support::{TestDb, scenario};
+use crate::support::{TestDb, scenario, with_null};
 
 /// Key paths, sorted so that a failure lists them in a stable order.
 type Keys = BTreeSet<String>;
@@ -321,9 +321,10 @@ fn fail_safely_documents_every_key_it_prints() {
 fn fleet_list_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     let fleet = json(&db, &["fleet", "list"], 0);
-    ahead_of_the_clock(&db);
-    let skewed = json(&db, &["fleet", "list"], 0);
-    assert_documented("pushleft-controller-fleet-list", &[fleet, skewed]);
+    let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
+    ahead_of_the_clock(&odd);
+    let warned = json(&odd, &["fleet", "list"], 0);
+    assert_documented("pushleft-controller-fleet-list", &[fleet, warned]);
 }
 
 #[test]
@@ -336,9 +337,10 @@ fn stuck_documents_every_key_it_prints() {
     }
     let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
     assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
-    ahead_of_the_clock(&db);
-    let skewed = json(&db, &["stuck"], 0);
-    assert_documented("pushleft-controller-stuck", &[stuck, grouped, skewed]);
+    let odd = with_null("deployments", "org_id", "status = 'building'");
+    ahead_of_the_clock(&odd);
+    let warned = json(&odd, &["stuck"], 0);
+    assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
 }
 
 /// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
@@ -433,7 +435,9 @@ fn history_documents_every_key_it_prints() {
     );
     let history = json(&db, &["history"], 0);
     assert!(history["actions"][0]["audit"]["tool"].is_string());
-    assert_documented("pushleft-controller-history", &[history]);
+    let odd = with_null("deployment_events", "org_id", "kind = 'operator_failed'");
+    let warned = json(&odd, &["history"], 0);
+    assert_documented("pushleft-controller-history", &[history, warned]);
 }
 
 #[test]

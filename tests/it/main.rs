@@ -37,6 +37,7 @@ mod screen;
 mod screen_safety;
 mod simulate;
 mod stuck;
+mod unknown;
 mod wait;
 mod watch;
 mod without_indexes;

@@ -417,3 +417,15 @@ pub fn in_sandbox(flags: &[&str], script: &str) -> SandboxScript {
     );
     SandboxScript { dir }
 }
+
+/// The scenarios with one NULL where the reference schema says NOT NULL
+/// (`row` a condition), so that the `warnings` list has an element.
+pub fn with_null(table: &str, column: &str, row: &str) -> TestDb {
+    let (db, t) = (TestDb::scenarios(), table);
+    let sql = format!(
+        "ALTER TABLE {t} ALTER {column} DROP NOT NULL; ALTER TABLE {t} DISABLE TRIGGER USER;
+         UPDATE {t} SET {column} = NULL WHERE {row}; ALTER TABLE {t} ENABLE TRIGGER USER"
+    );
+    db.client().batch_execute(&sql).unwrap();
+    db
+}

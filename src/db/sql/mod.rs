@@ -390,8 +390,9 @@ pub mod fail_safely {
 /// `fleet list`.
 pub mod fleet {
     use super::*;
-    /// $1 pool, $2 status (NULL: all), $3 only stale, $4 stale after (ms).
-    pub const LIST: Statement = file!(Query "fleet/list.sql" [OptText, OptText, Bool, Int8]);
+    /// $1 pool, $2 status (NULL: all), $3 only stale, $4 stale after (ms), $5 schema.
+    pub const LIST: Statement = file!(Query "fleet/list.sql" [OptText, OptText, Bool, Int8, Text]);
+    pub const ODD_ALLOCATIONS: Statement = file!(Query "fleet/odd_allocations.sql" []);
 }
 
 /// `stuck`: the two alerts.
@@ -512,6 +513,7 @@ pub const ALL: &[&Statement] = &[
     &fail_safely::GUARD_LOCKS,
     &fail_safely::REREAD,
     &fleet::LIST,
+    &fleet::ODD_ALLOCATIONS,
     &stuck::SCAN,
     &stuck::SCAN_WITHOUT_INDEXES,
     &history::OPERATOR_ACTIONS,

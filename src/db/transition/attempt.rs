@@ -189,6 +189,19 @@ fn nothing_to_do(verdict: &Verdict, id: Uuid) -> anyhow::Error {
     ))
 }
 
+/// A row the decision rests on holds a value this tool does not know (or
+/// a NULL where the reference schema says NOT NULL): refuse, naming each.
+fn undecidable(verdict: &Verdict, id: Uuid) -> anyhow::Error {
+    exit::refused(format!(
+        "fail-safely refuses to decide for deployment {id}: {}. Nothing was written. Next step: \
+         find out where the value comes from (a control plane newer than this \
+         pushleft-controller, a migration, a hand edit); correct the row or use a \
+         pushleft-controller that knows the value, then run `pushleft-controller diagnose {id}` \
+         again",
+        verdict.reason
+    ))
+}
+
 fn check_expectations(
     request: &Request,
     snapshot: &DeploymentSnapshot,
@@ -197,6 +210,9 @@ fn check_expectations(
     fingerprint: &str,
 ) -> Result<()> {
     let id = snapshot.deployment.id;
+    if !verdict.decidable {
+        return Err(undecidable(verdict, id));
+    }
     if verdict.path == BreakGlassPath::None {
         return Err(nothing_to_do(verdict, id));
     }

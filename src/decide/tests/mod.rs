@@ -5,6 +5,7 @@
 mod edges;
 mod findings;
 mod stuck;
+mod unknown;
 mod verdict;
 
 pub use chrono::{Duration as Age, TimeZone, Utc};
@@ -41,7 +42,7 @@ pub fn base() -> DeploymentSnapshot {
         },
         deployment: Deployment {
             id: id(0xD1),
-            org_id: id(0xC1),
+            org_id: Some(id(0xC1)),
             status: "queued".into(),
             created_at: now - Age::minutes(50),
             updated_at: now - Age::minutes(45),
@@ -50,7 +51,7 @@ pub fn base() -> DeploymentSnapshot {
             sequence: 3,
             id: id(0xE3),
             kind: "queued".into(),
-            occurred_at: now - Age::minutes(45),
+            occurred_at: Some(now - Age::minutes(45)),
             payload: json!({}),
         }],
         events_total: 3,
@@ -66,6 +67,7 @@ pub fn base() -> DeploymentSnapshot {
         routes: vec![],
         network_attachments: vec![],
         nodes: vec![],
+        nulls: vec![],
     }
 }
 
@@ -90,7 +92,7 @@ pub fn node(n: u128, name: &str, status: &str, heartbeat_secs: f64) -> Node {
     Node {
         id: id(n),
         name: name.into(),
-        pool: "edge".into(),
+        pool: Some("edge".into()),
         status: status.into(),
         schedulable: true,
         slots: 4,

@@ -16,7 +16,7 @@ fn in_flight_and_quiet_for_the_threshold_is_stuck() {
 #[test]
 fn recent_progress_is_not_stuck_yet() {
     let mut s = base();
-    s.events[0].occurred_at = now() - Age::minutes(29);
+    s.events[0].occurred_at = Some(now() - Age::minutes(29));
     let st = stuck(&s, &Policy::default());
     assert!(!st.stuck);
     assert_eq!(st.stuck_for_seconds, Some(29 * 60));

@@ -99,7 +99,7 @@ fn nothing_to_do_says_why() {
         ("teardown_queued", "teardown is already queued"),
         ("destroyed", "already destroyed"),
         ("running", "nothing was dispatched"),
-        ("paused", "unknown"),
+        ("paused", "does not know"),
     ] {
         let mut s = base();
         s.deployment.status = status.into();
@@ -118,14 +118,14 @@ fn nothing_to_do_says_why() {
 fn last_event_and_stuck_time() {
     let v = assess_default(&base());
     assert_eq!(v.last_event.as_ref().unwrap().sequence, 3);
-    assert_eq!(v.last_event.as_ref().unwrap().age_seconds, 45 * 60);
+    assert_eq!(v.last_event.as_ref().unwrap().age_seconds, Some(45 * 60));
     assert_eq!(v.stuck_for_seconds, Some(45 * 60));
     assert!(finding(&v, "last_event").message.contains("45m ago"));
     assert!(finding(&v, "stuck").message.contains("45m"));
 
     // Quiet for 10 minutes only: in flight, not stuck.
     let mut s = base();
-    s.events[0].occurred_at = now() - Age::minutes(10);
+    s.events[0].occurred_at = Some(now() - Age::minutes(10));
     let v = assess_default(&s);
     assert!(!codes(&v).contains(&"stuck"));
     finding(&v, "in_flight");

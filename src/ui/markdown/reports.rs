@@ -57,7 +57,7 @@ fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
                 "#{} {} at {}",
                 e.sequence,
                 escape(&e.kind),
-                at(e.occurred_at)
+                e.occurred_at.map_or_else(|| "NULL".to_string(), at)
             ))
             .unwrap_or_else(|| "—".to_string())
     ));
@@ -152,7 +152,7 @@ fn nodes(out: &mut String, s: &DeploymentSnapshot) {
             .map(|n| {
                 vec![
                     n.name.clone(),
-                    n.pool.clone(),
+                    n.pool.clone().unwrap_or_else(|| "NULL".to_string()),
                     n.status.to_string(),
                     or_dash(n.last_seen_at.map(at)),
                 ]
@@ -329,7 +329,7 @@ pub fn history(h: &History) -> String {
         .iter()
         .map(|a| {
             vec![
-                at(a.occurred_at),
+                a.occurred_at.map_or_else(|| "NULL".to_string(), at),
                 a.deployment_id.to_string(),
                 a.path.as_str().to_string(),
                 match (&a.audit.os_user, &a.audit.host) {

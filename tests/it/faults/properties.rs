@@ -120,7 +120,7 @@ fn snapshot_of(s: &State) -> Snapshot {
     let node = |id: Uuid, name: &str, live: bool| Node {
         id,
         name: name.to_string(),
-        pool: "edge".to_string(),
+        pool: Some("edge".to_string()),
         status: if live { "online" } else { "offline" }.into(),
         schedulable: live,
         slots: 4,
@@ -172,7 +172,7 @@ fn snapshot_of(s: &State) -> Snapshot {
         },
         deployment: Deployment {
             id: Uuid::from_u128(0xd1),
-            org_id: Uuid::from_u128(0xc1),
+            org_id: Some(Uuid::from_u128(0xc1)),
             status: s.status.into(),
             created_at: now - chrono::Duration::hours(1),
             updated_at: now - chrono::Duration::hours(1),
@@ -202,6 +202,7 @@ fn snapshot_of(s: &State) -> Snapshot {
             node(LIVE_NODE, "edge-live", true),
             node(DEAD_NODE, "edge-dead", false),
         ],
+        nulls: Vec::new(),
     }
 }
 
