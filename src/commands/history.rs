@@ -11,7 +11,7 @@ use crate::db::history::{self, HistoryFilter, When};
 use crate::db::resolve::IdQuery;
 use crate::db::{resolve, session};
 use crate::exit::{self, ExitCode};
-use crate::model::region::merge_history;
+use crate::decide::regions::merge_history;
 use crate::ui;
 
 fn when(arg: Option<WhenArg>) -> Option<When> {

@@ -13,6 +13,7 @@ pub mod input;
 pub mod path;
 pub mod policy;
 pub mod progress;
+pub mod regions;
 pub mod scan;
 pub mod stuck;
 pub mod triage;
