@@ -8,7 +8,7 @@ use crate::model::clock::ahead_seconds;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
 use super::evidence::Evidence;
-use super::verdict::Assessment;
+use super::assessment::Assessment;
 
 /// Who suggests the next step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

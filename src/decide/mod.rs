@@ -2,6 +2,7 @@
 //! screen, unit-tested on their own. `diagnose`, `fail-safely` (under its
 //! row locks), `stuck` and `wait` all decide with these and nothing else.
 
+pub mod assessment;
 pub mod batch;
 pub mod edges;
 pub mod evidence;
@@ -33,7 +34,8 @@ pub use path::decide_path;
 pub use policy::{LEASE_GRACE, Policy, STUCK_AFTER};
 pub use progress::{Blocked, Pending, Progress, progress};
 pub use stuck::{Stuck, stuck};
-pub use verdict::{Finding, LastEvent, Severity, Verdict, assess};
+pub use assessment::{Finding, LastEvent, Severity};
+pub use verdict::{Verdict, assess};
 
 /// Whole seconds from `then` to `now` (negative when `then` is later).
 fn seconds_between(now: DateTime<Utc>, then: DateTime<Utc>) -> i64 {
