@@ -11,7 +11,8 @@ use postgres::config::ChannelBinding;
 use super::env::{home_dir, libpq_connect_timeout, parse_int};
 use super::explain::secrets_to_redact;
 use super::hosts::{BadPort, host_specs};
-use super::options::{Env, Options};
+use super::env::Env;
+use super::options::Options;
 use super::{
     DEFAULT_CONNECT_TIMEOUT, Keepalives, RootCerts, SessionAttrs, Settings, SslMode, Timeouts,
     TlsOptions,
