@@ -1,7 +1,7 @@
 //! What an assessment of one deployment is built from and made of: the
 //! snapshot with its path and quiet time (`Assessment`), the findings
 //! (`Finding`, `Severity`) and the last event. `verdict` puts them
-//! together; `findings`, `edges`, `unknown` and `explain` read and add to
+//! together; `findings`, `edges`, `unknown` and `verdict_text` read and add to
 //! them without depending on `verdict`.
 
 use chrono::{DateTime, Utc};

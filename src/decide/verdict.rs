@@ -10,7 +10,7 @@ use super::evidence::{Evidence, dispatch_evidence};
 use super::findings;
 use super::path::decide_path;
 use super::policy::Policy;
-use super::explain::{Asker, explain, next_command};
+use super::verdict_text::{Asker, explain, next_command};
 use crate::model::clock::age_seconds;
 
 #[derive(Debug, Clone, Serialize)]

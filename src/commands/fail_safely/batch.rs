@@ -135,7 +135,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
         )));
     }
     for id in &ids {
-        crate::db::resolve::parse(id)?;
+        crate::db::deployment_id::parse(id)?;
     }
     let requests = ids
         .iter()

@@ -13,7 +13,7 @@ use super::write::{reread, write};
 use super::{Outcome, Request, replay};
 use crate::db::schema_check::{self, SchemaReport};
 use crate::db::snapshot;
-use crate::db::{resolve, sql};
+use crate::db::{deployment_id, sql};
 use crate::decide::guard::WriteSet;
 use crate::decide::input::{default_key, key_lock};
 use crate::decide::{self, Stuck, Verdict};
@@ -50,7 +50,7 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
     let schema = &request.schema;
     let before = read_counters(&mut tx)?;
 
-    let id = resolve::resolve(&mut tx, schema, &request.deployment)?;
+    let id = deployment_id::resolve(&mut tx, schema, &request.deployment)?;
     let key = lock_key(&mut tx, request, id)?;
     let write_set = check_database(&mut tx, request, id)?;
 

@@ -7,8 +7,8 @@ use crate::duration::human;
 use crate::model::clock::ahead_seconds;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
-use super::evidence::Evidence;
 use super::assessment::Assessment;
+use super::evidence::Evidence;
 
 /// Who suggests the next step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
