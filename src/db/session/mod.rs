@@ -7,6 +7,7 @@
 //! fail-safely's write in a read-committed one (`db::transition`).
 
 mod pin;
+mod terms;
 
 use std::ops::{Deref, DerefMut};
 use std::time::Duration;
@@ -16,10 +17,8 @@ use chrono::{DateTime, Utc};
 use postgres::Client;
 
 use super::sql;
-pub use pin::{
-    CLIENT_CHECK_INTERVAL_MS, InForce, Pinned, SEARCH_PATH, Setting, Terms, begin, begin_unchecked,
-    origin, session_attrs,
-};
+pub use pin::{Pinned, begin, begin_unchecked, session_attrs};
+pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
