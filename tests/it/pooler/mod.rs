@@ -18,6 +18,7 @@ mod replays;
 mod setup;
 mod shadowing;
 mod statement;
+mod timeouts;
 mod triggers;
 
 use std::collections::BTreeMap;
