@@ -444,3 +444,35 @@ fn history_shows_every_action_with_one_bad_one() {
     assert_eq!(count(&doc), good + 1, "the good actions and the odd one");
     view_warns(&db, &["history"], 0, "deployment_events.occurred_at", event);
 }
+
+/// The event an earlier run wrote, with a NULL where the replay reads a
+/// value: the rerun refuses naming the column instead of panicking.
+#[test]
+fn a_replay_of_an_event_with_a_null_refuses() {
+    let db = TestDb::scenarios();
+    let id = crate::support::scenario(1);
+    let args = [
+        "fail-safely",
+        id.as_str(),
+        "--reason",
+        "INC-22 replay null",
+        "--yes",
+    ];
+    db.run(&args).assert_code(0);
+    db.client()
+        .batch_execute(&format!(
+            "ALTER TABLE deployment_events ALTER COLUMN occurred_at DROP NOT NULL;
+             SET session_replication_role = replica;
+             UPDATE deployment_events SET occurred_at = NULL
+             WHERE deployment_id = '{id}' AND kind = 'operator_failed';"
+        ))
+        .unwrap();
+    let rerun = db.run(&args);
+    rerun.assert_code(4);
+    assert!(
+        rerun.stderr.contains("deployment_events.occurred_at")
+            && !rerun.stderr.contains("panicked"),
+        "{}",
+        rerun.stderr
+    );
+}

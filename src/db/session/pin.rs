@@ -261,21 +261,19 @@ pub fn begin_unchecked<'a>(
     timeouts: &Timeouts,
     fresh: bool,
 ) -> Result<Pinned<'a>> {
-    let sent = client.simple_query(&terms.begin_script(timeouts));
-    let proved = match &sent {
-        Ok(_) if fresh => client.batch_execute("").map_err(Some),
-        _ => Ok(()),
-    };
-    let messages = match (sent, proved) {
-        (Ok(messages), Ok(())) => messages,
-        (Err(err), _) | (Ok(_), Err(Some(err))) => {
+    let messages = match client.simple_query(&terms.begin_script(timeouts)) {
+        Ok(messages) => messages,
+        Err(err) => {
             // The transaction may be open and aborted; end it before
             // saying why.
             let _ = client.batch_execute("ROLLBACK");
             return Err(refusal_for_begin(err, fresh));
         }
-        (Ok(_), Err(None)) => unreachable!("only a failed proof carries an error"),
     };
+    if fresh && let Err(err) = client.batch_execute("") {
+        let _ = client.batch_execute("ROLLBACK");
+        return Err(refusal_for_begin(err, true));
+    }
     let mut in_force = HashMap::new();
     for message in messages {
         // The set_config statements answer with rows of one column; what
@@ -306,23 +304,27 @@ pub fn begin_unchecked<'a>(
     Ok(pinned)
 }
 
-/// Why the first message of a transaction failed, in words that say what
-/// to do: statement pooling, triggers that cannot be made to fire; any
-/// other error as it is.
+/// Why the first message of a transaction or the empty one after it
+/// failed, in words that say what to do: statement pooling, triggers that
+/// cannot be made to fire; any other error as it is. `fresh`: the
+/// session's first transaction, whose connection was opened a moment ago.
 fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
     let message = err
         .as_db_error()
         .map(|db| db.message().to_string())
         .unwrap_or_else(|| err.to_string());
-    // The server answered the first message; a connection that closes
-    // right after it left a transaction open is a statement pool's doing.
+    // A connection opened a moment ago that closes as soon as a
+    // transaction is left open is a statement pool's doing (pgbouncer
+    // closes it on the first message's answer, before or after passing
+    // that answer on).
     let closed_after_begin = fresh && (err.is_closed() || err.as_db_error().is_none());
     if message.contains("statement pooling") || closed_after_begin {
         let seen = if message.contains("statement pooling") {
             format!("the pooler says: {message}")
         } else {
             "the connection closed as soon as the first transaction was opened, which is what \
-             pgbouncer in statement pooling mode does"
+             pgbouncer in statement pooling mode does; with no pooler in between, the server \
+             dropped the connection at that moment"
                 .to_string()
         };
         return exit::refused(format!(

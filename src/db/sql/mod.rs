@@ -422,17 +422,18 @@ pub mod history {
 /// (catalogs only; tables by schema and name, or by oid).
 pub mod schema_check {
     use super::*;
-    /// $1 schema, $2 table.
-    pub const TABLE_OID: Statement = file!(Query "schema_check/table_oid.sql" [Text, Text]);
-    pub const COLUMNS: Statement = file!(Query "schema_check/columns.sql" [Int8]);
+    /// $1 schema, $2 the tables' names: every column of each.
+    pub const TABLES: Statement = file!(Query "schema_check/tables.sql" [Text, TextArray]);
     pub const EVENTS_UNIQUE_KEY: Statement =
         file!(Query "schema_check/events_unique_key.sql" [Int8]);
-    /// $1 table, $2 its column, $3 the referenced table.
-    pub const FOREIGN_KEY: Statement =
-        file!(Query "schema_check/foreign_key.sql" [Int8, Text, Int8]);
-    pub const TREE: Statement = file!(Query "schema_check/tree.sql" [Int8]);
-    pub const TRIGGERS: Statement = file!(Query "schema_check/triggers.sql" [Int8]);
-    pub const RULES: Statement = file!(Query "schema_check/rules.sql" [Int8]);
+    /// The n-th key: $1[n] table, $2[n] its column, $3[n] the referenced
+    /// table.
+    pub const FOREIGN_KEYS: Statement =
+        file!(Query "schema_check/foreign_keys.sql" [Int8Array, TextArray, Int8Array]);
+    /// $1 the tables' oids (each row names its `root`).
+    pub const TREE: Statement = file!(Query "schema_check/tree.sql" [Int8Array]);
+    pub const TRIGGERS: Statement = file!(Query "schema_check/triggers.sql" [Int8Array]);
+    pub const RULES: Statement = file!(Query "schema_check/rules.sql" [Int8Array]);
     /// The closed world: $1/$2 the tables' names and oids, $3 the written
     /// tables, $4/$5 the columns read (table, column).
     pub const INVENTORY: Statement = file!(Query "schema_check/inventory.sql"
@@ -517,10 +518,9 @@ pub const ALL: &[&Statement] = &[
     &stuck::SCAN,
     &stuck::SCAN_WITHOUT_INDEXES,
     &history::OPERATOR_ACTIONS,
-    &schema_check::TABLE_OID,
-    &schema_check::COLUMNS,
+    &schema_check::TABLES,
     &schema_check::EVENTS_UNIQUE_KEY,
-    &schema_check::FOREIGN_KEY,
+    &schema_check::FOREIGN_KEYS,
     &schema_check::TREE,
     &schema_check::TRIGGERS,
     &schema_check::RULES,
