@@ -12,6 +12,7 @@ pub mod fail_safely;
 pub mod failure;
 pub mod fleet;
 pub mod history;
+mod layout;
 pub mod markdown;
 pub mod openmetrics;
 pub mod output;

@@ -2,17 +2,18 @@
 //! columns, no borders, no markdown), the same on a terminal and in a pipe,
 //! so a table pasted into a ticket reads as it did on the screen.
 //!
-//! Fitting never wraps a cell: columns marked `Whole` (ids, times, states,
-//! numbers, commands) are never cut; when the table is too wide, the
-//! low-value columns go first (each has a drop rank: higher goes earlier;
-//! `-o wide` keeps them all), then `Shrink` columns (free text: errors,
-//! payloads) are cut with `…`; if it still does not fit, each row becomes
-//! a block of `column  value` lines. Every cell goes through the sanitizer.
+//! Our step decides the layout, comfy-table ([`super::layout`]) lays it
+//! out, pads and aligns. Fitting never wraps a cell: columns marked
+//! `Whole` (ids, times, states, numbers, commands) are never cut; when the
+//! table is too wide, the low-value columns go first (each has a drop
+//! rank: higher goes earlier; `-o wide` keeps them all), then `Shrink`
+//! columns (free text: errors, payloads) are cut with `…`; if it still does
+//! not fit, each row becomes a block of `column  value` lines. Every cell
+//! goes through the sanitizer.
 
-use std::fmt::Display;
-
+pub use super::layout::Cell;
+use super::layout::{GAP, Layout};
 use super::output::{Output, Paint};
-use super::sanitize::visible;
 use super::text::{width_of, wrapped};
 
 /// How a column may give way when the screen is narrow.
@@ -57,33 +58,6 @@ impl Column {
     }
 }
 
-/// One cell: sanitized text and how to paint it.
-#[derive(Debug, Clone)]
-pub struct Cell {
-    // Boxed: a table can hold hundreds of thousands of cells.
-    text: Box<str>,
-    paint: Option<Paint>,
-}
-
-impl Cell {
-    pub fn new(text: impl Display) -> Cell {
-        Cell {
-            text: visible(&text.to_string()).into(),
-            paint: None,
-        }
-    }
-
-    /// Painted with `paint` when `when` holds (and colour is on).
-    pub fn paint_if(mut self, when: bool, paint: Paint) -> Cell {
-        if when {
-            self.paint = Some(paint);
-        }
-        self
-    }
-}
-
-/// Gap between columns.
-const GAP: usize = 2;
 /// A shrinkable column keeps at least this many columns of its text.
 const MIN_SHRUNK: usize = 12;
 /// Free text is cut to this before a column is dropped for it.
@@ -143,7 +117,7 @@ impl Table {
 
     /// Which columns to show and how wide, or `None` when even the
     /// narrowest table is wider than `width`.
-    fn fit(&self, width: usize, headers: bool) -> Option<(Vec<usize>, Vec<usize>)> {
+    fn fit(&self, width: usize, headers: bool) -> Option<Layout> {
         let mut widths = self.natural_widths(headers);
         let mut shown: Vec<usize> = (0..self.columns.len()).collect();
         let total = |shown: &[usize], widths: &[usize]| {
@@ -182,25 +156,24 @@ impl Table {
                 widths[i] = widths[i].saturating_sub(excess).max(floor);
             }
         }
-        (total(&shown, &widths) <= width).then_some((shown, widths))
+        (total(&shown, &widths) <= width).then_some(Layout { shown, widths })
     }
 
     /// The table as text for `out` (no trailing newline).
     pub fn render(&self, out: &Output) -> String {
-        let headers = out.headers;
-        let fitted = if out.wide {
-            Some((
-                (0..self.columns.len()).collect(),
-                self.natural_widths(headers),
-            ))
+        let layout = if out.wide {
+            Some(Layout {
+                shown: (0..self.columns.len()).collect(),
+                widths: self.natural_widths(out.headers),
+            })
         } else {
-            self.fit(out.width, headers)
+            self.fit(out.width, out.headers)
         };
-        let Some((shown, widths)) = fitted else {
+        let Some(layout) = layout else {
             return self.records(out);
         };
         // One string, line by line: a fleet of 50,000 nodes is not held a
-        // second time as a list of lines.
+        // second time as a list of lines (nor whole as comfy-table's cells).
         let mut text = String::new();
         let mut push = |line: &str| {
             if !text.is_empty() {
@@ -208,19 +181,10 @@ impl Table {
             }
             text.push_str(line);
         };
-        if headers {
-            let cells: Vec<Cell> = self
-                .columns
-                .iter()
-                .map(|c| Cell::new(c.header).paint_if(true, Paint::Dim))
-                .collect();
-            push(&line(out, &shown, &widths, &cells));
-        }
-        for row in &self.rows {
-            push(&line(out, &shown, &widths, row));
-        }
+        let header = out.headers.then(|| self.header_cells());
+        layout.lines(out, header.as_deref(), &self.rows, &mut push);
         let hidden: Vec<&str> = (0..self.columns.len())
-            .filter(|i| !shown.contains(i))
+            .filter(|i| !layout.shown.contains(i))
             .map(|i| self.columns[i].header)
             .collect();
         if !hidden.is_empty() && !self.rows.is_empty() {
@@ -231,6 +195,14 @@ impl Table {
             push(&out.paint(&wrapped(&note, out.width, "", " "), Paint::Dim));
         }
         text
+    }
+
+    /// The header line's cells: the column names, dim.
+    fn header_cells(&self) -> Vec<Cell> {
+        self.columns
+            .iter()
+            .map(|c| Cell::new(c.header).paint_if(true, Paint::Dim))
+            .collect()
     }
 
     /// Too narrow for columns: each row as a block of `column  value`.
@@ -263,29 +235,10 @@ impl Table {
     }
 }
 
-/// One line of the table: cells cut to their column, padded, painted.
-fn line(out: &Output, shown: &[usize], widths: &[usize], cells: &[Cell]) -> String {
-    let mut text = String::new();
-    for (n, &i) in shown.iter().enumerate() {
-        let cell = &cells[i];
-        let cut = console::truncate_str(&cell.text, widths[i], "…");
-        let pad = widths[i].saturating_sub(width_of(&cut));
-        if n > 0 {
-            text.push_str(&" ".repeat(GAP));
-        }
-        match cell.paint {
-            Some(p) => text.push_str(&out.paint(&cut, p)),
-            None => text.push_str(&cut),
-        }
-        if n + 1 < shown.len() {
-            text.push_str(&" ".repeat(pad));
-        }
-    }
-    text.trim_end().to_string()
-}
-
 #[cfg(test)]
 mod tests {
+    use comfy_table::presets::NOTHING;
+
     use super::*;
 
     fn out(width: usize) -> Output {
@@ -357,5 +310,75 @@ mod tests {
             ..out(200)
         });
         assert!(bare.starts_with("d0000003"), "{bare}");
+    }
+
+    /// Where `text` starts in `line`, in columns of the screen.
+    fn column_at(line: &str, text: &str) -> Option<usize> {
+        line.find(text).map(|at| width_of(&line[..at]))
+    }
+
+    #[test]
+    fn comfy_table_lays_it_out() {
+        // comfy-table's own rendering of the same cells, the same borderless
+        // preset and padding: the same bytes.
+        let table = sample();
+        let mut comfy = comfy_table::Table::new();
+        comfy
+            .load_style(NOTHING)
+            .set_header(["id", "org", "when", "error"]);
+        comfy.add_row(table.rows[0].iter().map(|c| c.text.to_string()));
+        for column in comfy.column_iter_mut() {
+            column.set_padding((0, 2));
+        }
+        assert_eq!(table.render(&out(200)), comfy.trim_fmt());
+    }
+
+    #[test]
+    fn no_value_is_ever_wrapped_and_wide_characters_line_up() {
+        let next = "pushleft-controller diagnose d0000003-0000-4000-8000-000000000003";
+        let mut t = Table::new(&[col("node"), col("next").drop(1), col("error").shrink()]);
+        let error = "節点が応答しません: agent stopped answering a while ago";
+        t.row(vec![Cell::new("東京"), Cell::new(next), Cell::new(error)]);
+        t.row(vec![Cell::new("edge-07"), Cell::new(next), Cell::new("ok")]);
+        for width in [60, 100, 200] {
+            let text = t.render(&out(width));
+            let lines: Vec<&str> = text.lines().collect();
+            let dropped = !lines[0].contains("next");
+            assert_eq!(
+                lines.len(),
+                3 + usize::from(dropped),
+                "a row a line: {text}"
+            );
+            assert!(lines.iter().all(|l| width_of(l) <= width), "{text}");
+            assert!(lines[1].starts_with("東京     ") && lines[2].starts_with("edge-07  "));
+            assert_eq!(lines[1].contains('…'), width < 200, "{text}");
+            let at = |line, text| column_at(line, text).unwrap_or(usize::MAX);
+            if !dropped {
+                assert!(at(lines[1], next) == 9 && at(lines[2], next) == 9, "{text}");
+            }
+            let column = at(lines[0], "error");
+            assert!(at(lines[1], "節点") == column && at(lines[2], "ok") == column);
+        }
+    }
+
+    #[test]
+    fn colour_goes_around_the_text_after_comfy_table_pads() {
+        let mut t = Table::new(&[col("node"), col("status")]);
+        t.row(vec![
+            Cell::new("edge-07"),
+            Cell::new("offline").paint_if(true, Paint::Bad),
+        ]);
+        let o = Output {
+            color: true,
+            ..out(80)
+        };
+        let dim = |s: &str| o.paint(s, Paint::Dim);
+        let want = format!(
+            "{}     {}\nedge-07  {}",
+            dim("node"),
+            dim("status"),
+            o.paint("offline", Paint::Bad)
+        );
+        assert_eq!(t.render(&o), want);
     }
 }
