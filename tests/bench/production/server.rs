@@ -15,11 +15,11 @@ use uuid::Uuid;
 
 use super::proxy::Upstream;
 
-const AUTOVACUUM_OFF: &str = include_str!("../../sql/bench/autovacuum_off.sql");
-const AUTOVACUUM_RESET: &str = include_str!("../../sql/bench/autovacuum_reset.sql");
-const EXAMPLES: &str = include_str!("../../sql/bench/examples.sql");
-const SIZES: &str = include_str!("../../sql/bench/sizes.sql");
-const PLAIN_INDEXES: &str = include_str!("../../sql/bench/plain_indexes.sql");
+const AUTOVACUUM_OFF: &str = include_str!("../../../sql/bench/autovacuum_off.sql");
+const AUTOVACUUM_RESET: &str = include_str!("../../../sql/bench/autovacuum_reset.sql");
+const EXAMPLES: &str = include_str!("../../../sql/bench/examples.sql");
+const SIZES: &str = include_str!("../../../sql/bench/sizes.sql");
+const PLAIN_INDEXES: &str = include_str!("../../../sql/bench/plain_indexes.sql");
 
 pub struct Server {
     /// Dropped last: stops the throwaway server and deletes its files.
