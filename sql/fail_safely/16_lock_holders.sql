@@ -1,9 +1,10 @@
--- Who holds the row locks fail-safely waited for, once its lock_timeout ran
--- out: the other sessions inside a transaction that hold a row-level lock
--- mode on the tables it locks (RowShareLock: SELECT ... FOR UPDATE/SHARE;
--- RowExclusiveLock: UPDATE, DELETE, INSERT). Row locks themselves are not in
--- pg_locks, and the wait (pg_blocking_pids) is over; the table-level lock
--- each of those statements takes names the candidates. Longest open first.
+-- Last, and only after a lock timeout: who holds the row locks fail-safely
+-- waited for, once its lock_timeout ran out: the other sessions inside a
+-- transaction that hold a row-level lock mode on the tables it locks
+-- (RowShareLock: SELECT ... FOR UPDATE/SHARE; RowExclusiveLock: UPDATE,
+-- DELETE, INSERT). Row locks themselves are not in pg_locks, and the wait
+-- (pg_blocking_pids) is over; the table-level lock each of those statements
+-- takes names the candidates. Longest open first.
 -- $1: the schema of the control plane's tables (--schema).
 SELECT a.pid,
        a.usename::text AS usename,

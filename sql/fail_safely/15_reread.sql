@@ -1,4 +1,4 @@
--- Step 5: just before COMMIT, what the database holds for the deployment
+-- Step 12: just before COMMIT, what the database holds for the deployment
 -- ($1) and for the event written ($2): status, kind and payload must be
 -- what was written, whatever fired since.
 SELECT d.status,

@@ -1,4 +1,4 @@
--- Step 6: serialize on the idempotency key before looking it up, so two
+-- Step 5: serialize on the idempotency key before looking it up, so two
 -- runs with the same key (for the same deployment or not) never both find
 -- nothing and both write. A transaction-level advisory lock on a hash of
 -- the key ($1: the tool's class, $2: the hash), released at COMMIT or

@@ -1,4 +1,4 @@
--- Step 5: the relation locks this transaction holds beyond reading: a
+-- Step 11: the relation locks this transaction holds beyond reading: a
 -- TRUNCATE, DDL, LOCK TABLE or a sequence's nextval takes one that tuple
 -- counters never see.
 SELECT l.relation::int8 AS relid,

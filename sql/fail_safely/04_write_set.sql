@@ -1,4 +1,4 @@
--- Step 5: the relations the transaction may write: the partition (or
+-- Step 6: the relations the transaction may write: the partition (or
 -- inheritance) trees of deployments ($1: its oid) and deployment_events
 -- ($2), their TOAST tables and every index of both.
 WITH RECURSIVE tree AS (

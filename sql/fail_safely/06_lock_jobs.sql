@@ -1,4 +1,4 @@
--- Step 1: then its jobs, in a fixed order. No dispatch (target, lease) can
+-- Step 7: then its jobs, in a fixed order. No dispatch (target, lease) can
 -- commit on them, and no agent result can be inserted for them (its foreign
 -- key needs a KEY SHARE lock on the job row).
 SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,

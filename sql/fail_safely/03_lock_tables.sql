@@ -1,4 +1,4 @@
--- Step 5: the lock the UPDATE and the INSERT take anyway, taken before the
+-- Step 6: the lock the UPDATE and the INSERT take anyway, taken before the
 -- triggers and rules of the two tables (and of all their partitions) are
 -- checked: ROW EXCLUSIVE conflicts with CREATE TRIGGER, CREATE RULE,
 -- ENABLE/DISABLE TRIGGER and ALTER TABLE, so what was vouched for is what
