@@ -207,7 +207,8 @@ fn refusals_write_nothing() {
         (vec!["d0000006"], 4, "already failed"),
         (vec!["beefbeef"], 3, "no deployment id starts with"),
         (
-            // SPEC: an --expect-path that no longer holds is a conflict (5).
+            // README, "Output and exit codes": an --expect-path that no
+            // longer holds is a conflict (5).
             vec!["d0000001", "--expect-path", "teardown_requested"],
             5,
             "not the expected teardown_requested",
