@@ -19,6 +19,9 @@ use serde_json::Value;
 
 use crate::support::{TestDb, scenario, with_null};
 
+mod actions;
+mod reads;
+
 /// Key paths, sorted so that a failure lists them in a stable order.
 type Keys = BTreeSet<String>;
 
@@ -250,7 +253,7 @@ fn every_documented_json_output_is_checked_here() {
             "pushleft-controller-history",
             "pushleft-controller-wait",
         ],
-        "a new JSON OUTPUT section needs its test in tests/it/json_docs.rs"
+        "a new JSON OUTPUT section needs its test in tests/it/json_docs/"
     );
 }
 
@@ -269,180 +272,4 @@ fn the_shape_reader_sees_nested_keys_values_and_opaque_objects() {
         ]
     );
     assert_eq!(doc.opaque.into_iter().collect::<Vec<_>>(), ["v.o"]);
-}
-
-#[test]
-fn diagnose_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    // Together the nine scenarios fill every list: results and routes (3,
-    // 5), network attachments (4), evidence (2, 3, 8).
-    let documents: Vec<Value> = (1..=9)
-        .map(|n| json(&db, &["diagnose", &scenario(n)], 0))
-        .collect();
-    assert_documented("pushleft-controller-diagnose", &documents);
-}
-
-#[test]
-fn fail_safely_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    let run = |id: &str, flag: &str| {
-        let args = ["fail-safely", id, "--reason", "INC-4711 json docs", flag];
-        json(&db, &args, 0)
-    };
-    // A dry run on the operator_failed path; a teardown (with `operator`
-    // in the payload, and evidence); and a replay of that teardown.
-    let dry_run = run("d0000001", "--dry-run");
-    let teardown = run("d0000002", "--yes");
-    let replay = run("d0000002", "--yes");
-    assert_eq!(dry_run["dry_run"], true);
-    assert_eq!(teardown["path"], "teardown_requested");
-    assert_eq!(replay["replayed"], true);
-    // A batch: one applied, one refused (already failed), one planned.
-    let mut file = tempfile::NamedTempFile::new().unwrap();
-    std::io::Write::write_all(&mut file, b"d0000001\nd0000006\n").unwrap();
-    let batch_args = [
-        "fail-safely",
-        "--from",
-        file.path().to_str().unwrap(),
-        "--reason",
-        "INC-4711 json docs",
-        "--yes",
-        "--keep-going",
-    ];
-    let batch = json(&db, &batch_args, 4);
-    assert_eq!(batch["summary"]["refused"], 1);
-    assert_documented(
-        "pushleft-controller-fail-safely",
-        &[dry_run, teardown, replay, batch],
-    );
-}
-
-#[test]
-fn fleet_list_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    let fleet = json(&db, &["fleet", "list"], 0);
-    let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
-    ahead_of_the_clock(&odd);
-    let warned = json(&odd, &["fleet", "list"], 0);
-    assert_documented("pushleft-controller-fleet-list", &[fleet, warned]);
-}
-
-#[test]
-fn stuck_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    let stuck = json(&db, &["stuck"], 0);
-    for list in ["deployments_stuck", "leases_orphaned"] {
-        let found = stuck[list].as_array().map_or(0, Vec::len);
-        assert!(found > 0, "the scenarios have no {list}: nothing to check");
-    }
-    let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
-    assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
-    let odd = with_null("deployments", "org_id", "status = 'building'");
-    ahead_of_the_clock(&odd);
-    let warned = json(&odd, &["stuck"], 0);
-    assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
-}
-
-/// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
-fn ahead_of_the_clock(db: &TestDb) {
-    db.client()
-        .batch_execute(
-            "UPDATE fleet_nodes SET last_seen_at = now() + interval '2 hours' WHERE name = 'edge-01'",
-        )
-        .unwrap();
-}
-
-#[test]
-fn wait_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    // Verified at once (failed, nothing reserved), and timed out (an
-    // instance still stopping): exit 0 and exit 6.
-    let verified = json(&db, &["wait", "d0000006", "--timeout", "5s"], 0);
-    let timed_out = json(
-        &db,
-        &["wait", "d0000007", "--timeout", "1s", "--interval", "200ms"],
-        6,
-    );
-    assert_eq!(verified["verified"], true);
-    assert_eq!(timed_out["timed_out"], true);
-    // The other kinds of pending and blocked: a teardown that waits for a
-    // dead node (d0000003), reservations a network attachment keeps
-    // (d0000004), and, once that attachment is gone, reservations the
-    // reaper has yet to release.
-    for n in [3, 4] {
-        let args = [
-            "fail-safely",
-            &scenario(n),
-            "--reason",
-            "INC-4711 json docs",
-            "--yes",
-        ];
-        json(&db, &args, 0);
-    }
-    let wait = |n: u8, code: i32| {
-        json(
-            &db,
-            &[
-                "wait",
-                &scenario(n),
-                "--timeout",
-                "1s",
-                "--interval",
-                "200ms",
-            ],
-            code,
-        )
-    };
-    let dead_node = wait(3, 6);
-    let attachment = wait(4, 0);
-    assert_eq!(
-        dead_node["blocked"][0]["kind"], "dead_node",
-        "{dead_node:#}"
-    );
-    assert_eq!(attachment["blocked"][0]["kind"], "network_attachment");
-    db.client()
-        .batch_execute(&format!(
-            "DELETE FROM network_attachments WHERE deployment_id = '{}'",
-            scenario(4)
-        ))
-        .unwrap();
-    let reaper = wait(4, 6);
-    assert_eq!(
-        reaper["pending"][0]["kind"], "reservations_held",
-        "{reaper:#}"
-    );
-    assert_documented(
-        "pushleft-controller-wait",
-        &[verified, timed_out, dead_node, attachment, reaper],
-    );
-}
-
-#[test]
-fn history_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    // One action with the tool's audit; the scenarios' own were typed by
-    // hand (no audit at all).
-    json(
-        &db,
-        &[
-            "fail-safely",
-            "d0000001",
-            "--reason",
-            "INC-4711 json docs",
-            "--yes",
-        ],
-        0,
-    );
-    let history = json(&db, &["history"], 0);
-    assert!(history["actions"][0]["audit"]["tool"].is_string());
-    let odd = with_null("deployment_events", "org_id", "kind = 'operator_failed'");
-    let warned = json(&odd, &["history"], 0);
-    assert_documented("pushleft-controller-history", &[history, warned]);
-}
-
-#[test]
-fn doctor_documents_every_key_it_prints() {
-    let db = TestDb::scenarios();
-    let doctor = json(&db, &["doctor"], 0);
-    assert_documented("pushleft-controller-doctor", &[doctor]);
 }
