@@ -1,15 +1,17 @@
--- Every trigger on a table ($1: its oid) and on every relation of its
--- partition (or inheritance) tree, with its function: what the protecting
+-- Every trigger on each table ($1: their oids, all in one round trip) and
+-- on every relation of its partition (or inheritance) tree, with its
+-- function and the table whose tree it is in (root): what the protecting
 -- triggers are checked against, and what fail-safely must vouch for on the
 -- two tables it writes (a partition can carry a trigger of its own).
 -- tgtype bits: 1 row, 2 before, 4 insert, 8 delete, 16 update, 32 truncate,
 -- 64 instead. tgenabled: O origin, A always, R replica only, D disabled.
 WITH RECURSIVE tree AS (
-    SELECT $1::int8::oid AS relid
+    SELECT r.oid::oid AS root, r.oid::oid AS relid FROM unnest($1::int8[]) AS r(oid)
     UNION ALL
-    SELECT i.inhrelid FROM pg_inherits i JOIN tree ON i.inhparent = tree.relid
+    SELECT tree.root, i.inhrelid FROM pg_inherits i JOIN tree ON i.inhparent = tree.relid
 )
-SELECT c.relname::text AS relation,
+SELECT tree.root::int8 AS root,
+       c.relname::text AS relation,
        t.tgname::text AS name,
        t.tgenabled::text AS enabled,
        t.tgtype::int4 AS tgtype,
@@ -31,4 +33,4 @@ JOIN pg_trigger t ON t.tgrelid = tree.relid
 JOIN pg_proc p ON p.oid = t.tgfoid
 JOIN pg_namespace pn ON pn.oid = p.pronamespace
 JOIN pg_language l ON l.oid = p.prolang
-ORDER BY c.relname, t.tgname
+ORDER BY tree.root, c.relname, t.tgname

@@ -1,11 +1,9 @@
 -- What every one-statement read returns first (a statement names it with
 -- the psql variable read_settings at the head of its select list; the
 -- registry renders it, and so does psql after `\set read_settings …`): the
--- settings the statement ran with, which
--- db::session::read_in_one_statement checks before it uses the answer (the
--- pinned search path, JIT off, triggers not silenced, a read-only
--- transaction), and the server row every report shows (db::snapshot::
--- read_info): the read's instant, whether a standby answered and how far
+-- settings the statement ran with (pinned and checked by the transaction's
+-- first message already, sql/session/begin.sql; shown in the reports), and
+-- the server row every report shows (db::snapshot::read_info): the read's instant, whether a standby answered and how far
 -- behind its replay is; and the tables (and their partitions and children)
 -- where row-level security applies to the role, so rows may be hidden
 -- from the read (it warns). A fragment of a select list: never run alone.

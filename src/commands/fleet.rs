@@ -12,9 +12,9 @@ use super::regions;
 use super::watch::{self, Watched};
 use crate::cli::{FleetCommand, NodeStatusFilter};
 use crate::db::fleet::{self, FleetFilter};
+use crate::decide::regions::merge_fleet;
 use crate::exit::ExitCode;
 use crate::model::NodeStatus;
-use crate::model::region::merge_fleet;
 use crate::ui;
 
 pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {

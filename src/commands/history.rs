@@ -7,11 +7,11 @@ use anyhow::Result;
 use super::Context;
 use super::regions;
 use crate::cli::{HistoryArgs, WhenArg};
+use crate::db::deployment_id::IdQuery;
 use crate::db::history::{self, HistoryFilter, When};
-use crate::db::resolve::IdQuery;
-use crate::db::{resolve, session};
+use crate::db::{deployment_id, session};
+use crate::decide::regions::merge_history;
 use crate::exit::{self, ExitCode};
-use crate::model::region::merge_history;
 use crate::ui;
 
 fn when(arg: Option<WhenArg>) -> Option<When> {
@@ -36,7 +36,7 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
             let deployment = match &args.deployment {
                 Some(text) => {
                     let mut tx = session::read_only(&mut client)?;
-                    let id = resolve::resolve(&mut tx, ctx.schema(), text)?;
+                    let id = deployment_id::resolve(&mut tx, ctx.schema(), text)?;
                     tx.commit()?;
                     Some(id)
                 }
@@ -48,7 +48,12 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
         Some(names) => {
             // A prefix is resolved in one database; across regions the id
             // must be whole.
-            let deployment = match args.deployment.as_deref().map(resolve::parse).transpose()? {
+            let deployment = match args
+                .deployment
+                .as_deref()
+                .map(deployment_id::parse)
+                .transpose()?
+            {
                 None => None,
                 Some(IdQuery::Full(id)) => Some(id),
                 Some(IdQuery::Prefix { .. }) => {

@@ -1,7 +1,6 @@
 //! The commands, thin: parse → the shared [`Context`] → db and decide →
 //! ui. Every command has the same signature: `run(&Context, &Args)`.
 
-pub mod batch;
 pub mod diagnose;
 pub mod doctor;
 pub mod fail_safely;

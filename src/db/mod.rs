@@ -5,12 +5,12 @@
 
 pub mod columns;
 pub mod connect;
+pub mod deployment_id;
 pub mod doctor;
 pub mod errors;
 pub mod fleet;
 pub mod history;
 pub mod locks;
-pub mod resolve;
 pub mod schema_check;
 pub mod session;
 pub mod snapshot;

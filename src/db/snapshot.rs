@@ -11,7 +11,7 @@ use postgres::Row;
 use uuid::Uuid;
 
 use super::columns::{Columns, RowReader, json_rows};
-use super::resolve;
+use super::deployment_id;
 use super::session::Session;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
 use crate::exit;
@@ -41,19 +41,19 @@ pub fn read_in(
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
-    let (low, high, prefix) = resolve::range(deployment)?;
+    let (low, high, prefix) = deployment_id::range(deployment)?;
     let limit = limit(events_limit);
     let row = diagnose::SNAPSHOT
         .query_one(tx, schema, &[&low, &high, &limit])
         .context("reading (sql/diagnose/snapshot.sql)")
         .map_err(|err| match err.downcast::<postgres::Error>() {
-            Ok(pg) => resolve::missing_table(pg, schema),
+            Ok(pg) => deployment_id::missing_table(pg, schema),
             Err(other) => other,
         })?;
     let candidates: Vec<Uuid> = row
         .try_get("candidates")
         .context("reading the candidates")?;
-    let id = resolve::choose(&candidates, low, prefix.as_deref())?;
+    let id = deployment_id::choose(&candidates, low, prefix.as_deref())?;
     from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))
 }
 

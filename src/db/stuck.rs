@@ -15,7 +15,7 @@ use super::columns::{Columns, RowReader, json_rows};
 use super::session::Session;
 use super::snapshot::read_info;
 use super::sql::{self, Schema};
-use crate::decide::scan;
+use crate::decide::stuck_advice;
 use crate::duration::millis;
 use crate::model::clock::{CLOCK_SKEW_TOLERANCE, ClockSkew};
 use crate::model::stuck::{OrphanedLease, StuckDeployment, StuckReport, StuckScanInfo};
@@ -61,9 +61,9 @@ fn stuck_deployment(row: &impl Columns, w: &mut Vec<Warning>) -> Result<StuckDep
     let known =
         odd_rows(jobs_seen.as_ref(), instances_seen.as_ref(), w)? == 0 && !status.is_unknown();
     let advice = if known {
-        scan::for_stuck_deployment(id, &status, dispatched)
+        stuck_advice::for_stuck_deployment(id, &status, dispatched)
     } else {
-        scan::for_undecided(id)
+        stuck_advice::for_undecided(id)
     };
     Ok(StuckDeployment {
         region: None,
@@ -175,7 +175,7 @@ fn orphaned_lease(row: &impl Columns, w: &mut Vec<Warning>) -> Result<OrphanedLe
             &kind,
         ));
     }
-    let advice = scan::for_orphaned_lease(deployment, &status, true);
+    let advice = stuck_advice::for_orphaned_lease(deployment, &status, true);
     Ok(OrphanedLease {
         region: None,
         job_id,

@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::verdict::{Findings, Severity};
+use super::assessment::{Findings, Severity};
 use crate::model::clock::{ClockSkew, ahead_seconds};
 use crate::model::{DeploymentSnapshot, Event, Node};
 

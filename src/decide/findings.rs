@@ -9,9 +9,9 @@ use crate::model::{
     NodeStatus, short_id,
 };
 
+use super::assessment::{Assessment, Findings, Severity};
 use super::policy::STUCK_AFTER;
 use super::seconds_between;
-use super::verdict::{Assessment, Findings, Severity};
 use crate::model::clock::{age_seconds, ahead_seconds};
 
 /// The last event, and whether the deployment is stuck by the alert's rule.

@@ -2,10 +2,10 @@
 //! screen, unit-tested on their own. `diagnose`, `fail-safely` (under its
 //! row locks), `stuck` and `wait` all decide with these and nothing else.
 
+pub mod assessment;
 pub mod batch;
 pub mod edges;
 pub mod evidence;
-pub mod explain;
 pub mod findings;
 pub mod fingerprint;
 pub mod guard;
@@ -13,26 +13,29 @@ pub mod input;
 pub mod path;
 pub mod policy;
 pub mod progress;
-pub mod scan;
+pub mod regions;
 pub mod stuck;
+pub mod stuck_advice;
 pub mod triage;
 pub mod triggers;
 pub mod unknown;
 pub mod verdict;
+pub mod verdict_text;
 
 #[cfg(test)]
 mod tests;
 
 use chrono::{DateTime, Utc};
 
+pub use assessment::{Finding, LastEvent, Severity};
 pub use evidence::{Evidence, dispatch_evidence};
-pub use explain::{Asker, next_command};
 pub use fingerprint::fingerprint;
 pub use path::decide_path;
 pub use policy::{LEASE_GRACE, Policy, STUCK_AFTER};
 pub use progress::{Blocked, Pending, Progress, progress};
 pub use stuck::{Stuck, stuck};
-pub use verdict::{Finding, LastEvent, Severity, Verdict, assess};
+pub use verdict::{Verdict, assess};
+pub use verdict_text::{Asker, next_command};
 
 /// Whole seconds from `then` to `now` (negative when `then` is later).
 fn seconds_between(now: DateTime<Utc>, then: DateTime<Utc>) -> i64 {

@@ -7,8 +7,8 @@ use uuid::Uuid;
 
 use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus, InstanceStatus};
 
+use super::assessment::LastEvent;
 use super::policy::Policy;
-use super::verdict::LastEvent;
 use crate::model::clock::age_seconds;
 
 /// Where the deployment stands with respect to the Verification step.

@@ -31,7 +31,7 @@ pub fn stuck(s: &DeploymentSnapshot, policy: &Policy) -> Stuck {
     let now = s.snapshot.at;
     let status = &s.deployment.status;
     let secs = |d: std::time::Duration| i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-    let last_activity = super::verdict::last_activity(s);
+    let last_activity = super::assessment::last_activity(s);
     let quiet_for = age_seconds(now, last_activity);
     let orphaned = s
         .jobs

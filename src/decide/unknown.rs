@@ -8,7 +8,7 @@
 use crate::model::warning::Status;
 use crate::model::{DeploymentSnapshot, Warning};
 
-use super::verdict::{Findings, Severity};
+use super::assessment::{Findings, Severity};
 
 /// One odd value and what it keeps the decision from knowing.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,62 +1,17 @@
 //! The whole assessment of one deployment: the path, its evidence, the
 //! findings an operator should know, and what to run next.
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
+use super::assessment::{Assessment, Finding, Findings, LastEvent, last_activity};
 use super::evidence::{Evidence, dispatch_evidence};
-use super::explain::{Asker, explain, next_command};
 use super::findings;
 use super::path::decide_path;
 use super::policy::Policy;
+use super::verdict_text::{Asker, explain, next_command};
 use crate::model::clock::age_seconds;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Problem,
-    Warning,
-    Info,
-}
-
-/// One thing an operator should know. `code` is stable (scripts match it).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub message: String,
-}
-
-/// The findings of one assessment, in the order they were found.
-#[derive(Debug, Default)]
-pub struct Findings(Vec<Finding>);
-
-impl Findings {
-    pub fn add(&mut self, code: &'static str, severity: Severity, message: String) {
-        self.0.push(Finding {
-            code,
-            severity,
-            message,
-        });
-    }
-
-    /// Most severe first; within a severity, in the order found.
-    fn into_sorted(mut self) -> Vec<Finding> {
-        self.0.sort_by_key(|f| f.severity);
-        self.0
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LastEvent {
-    pub sequence: i64,
-    pub kind: String,
-    /// None: NULL in the database.
-    pub occurred_at: Option<DateTime<Utc>>,
-    pub age_seconds: Option<i64>,
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Verdict {
@@ -81,16 +36,6 @@ pub struct Verdict {
     /// path is then `none`, the reason names the values, and fail-safely
     /// refuses.
     pub decidable: bool,
-}
-
-/// What the findings of one snapshot are computed from.
-pub struct Assessment<'a> {
-    pub s: &'a DeploymentSnapshot,
-    pub policy: &'a Policy,
-    pub path: BreakGlassPath,
-    pub dispatched: bool,
-    /// Seconds since the last event, or since creation without one.
-    pub quiet_for: i64,
 }
 
 /// The whole assessment of a snapshot. Pure: same snapshot, same verdict.
@@ -150,13 +95,4 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         },
         decidable: undecidable.is_none(),
     }
-}
-
-/// When the deployment last made progress: its last event, or its creation
-/// without one. A last event whose time is NULL counts as its creation
-/// here; the verdict is undecidable then anyway.
-pub fn last_activity(s: &DeploymentSnapshot) -> DateTime<Utc> {
-    s.last_event()
-        .and_then(|e| e.occurred_at)
-        .unwrap_or(s.deployment.created_at)
 }

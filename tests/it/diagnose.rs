@@ -304,6 +304,7 @@ fn the_snapshot_is_one_read_only_statement() {
     assert_eq!(before.fingerprint, fast["fingerprint"].as_str().unwrap());
     let id = Uuid::parse_str(&scenario(1)).unwrap();
     let in_a_transaction: String = client
+        .unpinned_connection()
         .query_one("SELECT current_setting('transaction_read_only')", &[])
         .unwrap()
         .get(0);

@@ -227,9 +227,14 @@ impl TestDb {
         RowLock { client }
     }
 
-    /// The rows of a table, as JSON text, to compare states before and after.
+    /// The rows of every table, as JSON text, to compare states before and
+    /// after; read with the search path pinned, so that what an attacker
+    /// planted in `public` does not run in the test's own reads either.
     pub fn dump(&self) -> String {
         let mut client = self.client();
+        client
+            .batch_execute("SET search_path = pg_catalog, pg_temp")
+            .expect("pinning the dump's search path");
         let mut out = String::new();
         for table in [
             "deployments",
@@ -247,7 +252,7 @@ impl TestDb {
             let row = client
                 .query_one(
                     &format!(
-                        "SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY t::text), '[]')::text FROM {table} t"
+                        "SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) ORDER BY t::pg_catalog.text), '[]')::pg_catalog.text FROM public.{table} t"
                     ),
                     &[],
                 )

@@ -7,8 +7,11 @@ use std::time::Duration;
 
 use anyhow::Result;
 
-use super::options::Env;
 use crate::exit;
+
+/// An environment lookup: `None` for an unset variable. An empty value is
+/// a value, as in libpq (`PGSSLMODE=` is an invalid sslmode).
+pub(super) type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// libpq's default port.
 pub(super) const DEFAULT_PORT: u16 = 5432;

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::PasswordSource;
+use super::env::Env;
 use super::env::{DEFAULT_SOCKET_DIR, parse_int};
-use super::options::{Env, Options, Origin};
+use super::options::{Options, Origin};
 use super::pgpass::{password_file_path, password_from_file};
 use crate::exit;
 

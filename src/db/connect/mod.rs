@@ -46,12 +46,13 @@
 //! - `options.rs`, `service.rs`, `env.rs`: the parameters from the string,
 //!   the service file, the environment and the defaults;
 //! - `hosts.rs`, `pgpass.rs`: the host list and each host's password;
-//! - `resolve.rs`: [`Settings::resolve`], one named step per parameter;
+//! - `params.rs`: [`Settings::resolve`], one named step per parameter;
 //! - `tls.rs`, `verify.rs`: [`SslMode`], [`RootCerts`], the rustls
 //!   configuration and libpq's certificate check;
-//! - `session.rs`, `attempt.rs`: [`Settings::connect`]: hosts, addresses,
-//!   TLS fall-backs, `target_session_attrs`;
-//! - `explain.rs`: connection errors as sentences, and redaction.
+//! - `open.rs` (each host and address in order), `dial.rs` (one attempt
+//!   at one address): [`Settings::connect`]: hosts, addresses, TLS
+//!   fall-backs, `target_session_attrs`;
+//! - `error_text.rs`: connection errors as sentences, and redaction.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -60,16 +61,16 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
-mod attempt;
 mod conninfo;
+mod dial;
 mod env;
-mod explain;
+mod error_text;
 mod hosts;
+mod open;
 mod options;
+mod params;
 mod pgpass;
-mod resolve;
 mod service;
-mod session;
 #[cfg(test)]
 mod test_support;
 mod tls;

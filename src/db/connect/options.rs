@@ -9,12 +9,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use super::conninfo::{KEYWORDS, parse_connection_string};
-use super::env::os_user;
+use super::env::{Env, os_user};
 use super::service;
-
-/// An environment lookup: `None` for an unset variable. An empty value is
-/// a value, as in libpq (`PGSSLMODE=` is an invalid sslmode).
-pub(super) type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Where a parameter's value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +48,11 @@ impl Options {
         if let Some(name) = service {
             options.set("service", name.to_string(), Origin::ServiceFlag);
         }
-        service::apply(&mut options, env)?;
+        if let Some((path, lines)) = service::section(options.get("service"), env)? {
+            for (key, value) in lines {
+                options.set_if_unset(key, value, Origin::Service(path.clone()));
+            }
+        }
         for keyword in KEYWORDS {
             if options.values.contains_key(keyword.name) {
                 continue;
@@ -115,6 +115,72 @@ impl Options {
             Some(Origin::Service(path)) => format!("in the service file {}", path.display()),
             Some(Origin::Env(var)) => format!("by {var}"),
             Some(Origin::Default) => "by libpq's default".to_string(),
+        }
+    }
+}
+
+/// The service file's section as `collect` fills it in (`service`).
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::fs;
+
+    use super::*;
+
+    fn collect(
+        files: &[(&str, &str)],
+        vars: &[(&str, &str)],
+        url: Option<&str>,
+    ) -> Result<Options> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut map: HashMap<String, String> = HashMap::new();
+        map.insert("HOME".into(), dir.path().display().to_string());
+        map.insert(
+            "PGSYSCONFDIR".into(),
+            dir.path().join("etc").display().to_string(),
+        );
+        fs::create_dir(dir.path().join("etc")).unwrap();
+        for (name, text) in files {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        for (k, v) in vars {
+            map.insert(k.to_string(), v.to_string());
+        }
+        Options::collect(url, None, &move |k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn the_users_file_first_then_the_system_one_and_the_url_wins() {
+        let user = "[a]\nhost=from-user\nport=1\n[b]\nhost=b\n";
+        let system = "[a]\nhost=from-system\n[c]\n  dbname=c  \n";
+        let files = [(".pg_service.conf", user), ("etc/pg_service.conf", system)];
+        let o = collect(
+            &files,
+            &[("PGSERVICE", "a"), ("PGHOST", "env")],
+            Some("port=2"),
+        )
+        .unwrap();
+        assert_eq!(o.get("host"), Some("from-user"));
+        assert_eq!(o.get("port"), Some("2"));
+        let o = collect(&files, &[], Some("service=c")).unwrap();
+        assert_eq!(o.get("dbname"), Some("c"));
+        let err = collect(&files, &[], Some("service=zz")).unwrap_err();
+        assert!(err.to_string().contains("\"zz\" not found"), "{err}");
+    }
+
+    #[test]
+    fn syntax_errors_and_nested_services_are_refused() {
+        for text in [
+            "[a]\nhost\n",
+            "[a]\nservice=b\n",
+            "[a]\nhost = x\n",
+            "[a]\nldap://x\n",
+        ] {
+            let files = [(".pg_service.conf", text)];
+            assert!(
+                collect(&files, &[("PGSERVICE", "a")], None).is_err(),
+                "{text}"
+            );
         }
     }
 }

@@ -5,8 +5,9 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use super::env::Env;
 use super::env::{DEFAULT_SOCKET_DIR, home_dir};
-use super::options::{Env, Options};
+use super::options::Options;
 
 /// `passfile=` / `PGPASSFILE` when not empty, else `~/.pgpass`.
 pub(super) fn password_file_path(options: &Options, env: Env) -> Option<PathBuf> {

@@ -11,21 +11,24 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::conninfo::keyword;
-use super::env::home_dir;
-use super::options::{Env, Options, Origin};
+use super::env::{Env, home_dir};
 use crate::exit;
 
 /// libpq's compiled-in `SYSCONFDIR` (Debian's and Ubuntu's builds).
 pub(super) const SYSCONFDIR: &str = "/etc/postgresql-common";
 
-/// Fills `options` from the service's section; a named service that no
-/// file defines is an error, as in libpq.
-pub(super) fn apply(options: &mut Options, env: Env) -> Result<()> {
-    let name = match options.get("service") {
+/// The lines of one service section: (keyword, value) in file order.
+pub(super) type Section = Vec<(&'static str, String)>;
+
+/// The service's section and the file it is in, to fill in the parameters
+/// not set yet (`service` is the `service=` parameter); none without a
+/// service; a named service that no file defines is an error, as in libpq.
+pub(super) fn section(service: Option<&str>, env: Env) -> Result<Option<(PathBuf, Section)>> {
+    let name = match service {
         Some(name) => name.to_string(),
         None => match env("PGSERVICE") {
             Some(name) => name,
-            None => return Ok(()),
+            None => return Ok(None),
         },
     };
     let user_file = env("PGSERVICEFILE")
@@ -33,14 +36,16 @@ pub(super) fn apply(options: &mut Options, env: Env) -> Result<()> {
         .or_else(|| home_dir(env).map(|home| home.join(".pg_service.conf")));
     if let Some(path) = user_file
         && fs::metadata(&path).is_ok()
-        && read_section(&path, &name, options)?
+        && let Some(lines) = read_section(&path, &name)?
     {
-        return Ok(());
+        return Ok(Some((path, lines)));
     }
     let dir = env("PGSYSCONFDIR").unwrap_or_else(|| SYSCONFDIR.to_string());
     let system_file = Path::new(&dir).join("pg_service.conf");
-    if fs::metadata(&system_file).is_ok() && read_section(&system_file, &name, options)? {
-        return Ok(());
+    if fs::metadata(&system_file).is_ok()
+        && let Some(lines) = read_section(&system_file, &name)?
+    {
+        return Ok(Some((system_file, lines)));
     }
     Err(exit::usage(format!(
         "definition of service \"{name}\" not found (looked in PGSERVICEFILE or \
@@ -76,8 +81,9 @@ pub fn service_names() -> Result<Vec<String>> {
     Ok(names)
 }
 
-/// Applies the section `[name]` of `path`; whether the file has it.
-fn read_section(path: &Path, name: &str, options: &mut Options) -> Result<bool> {
+/// The lines of the section `[name]` of `path`; `None` when the file has
+/// no such section.
+fn read_section(path: &Path, name: &str) -> Result<Option<Section>> {
     let text = fs::read(path).map_err(|err| {
         exit::usage(format!(
             "service file \"{}\" could not be read: {err}",
@@ -92,6 +98,7 @@ fn read_section(path: &Path, name: &str, options: &mut Options) -> Result<bool> 
         ))
     };
     let mut found = false;
+    let mut lines = Section::new();
     for (number, line) in text.split('\n').enumerate() {
         let number = number + 1;
         let line = line.trim_matches(|c: char| c.is_ascii_whitespace() || c == '\x0B');
@@ -124,75 +131,7 @@ fn read_section(path: &Path, name: &str, options: &mut Options) -> Result<bool> 
             )));
         }
         let keyword = keyword(key).ok_or_else(|| syntax(number))?;
-        options.set_if_unset(
-            keyword.name,
-            value.to_string(),
-            Origin::Service(path.to_path_buf()),
-        );
+        lines.push((keyword.name, value.to_string()));
     }
-    Ok(found)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::collections::HashMap;
-
-    use super::*;
-
-    fn collect(
-        files: &[(&str, &str)],
-        vars: &[(&str, &str)],
-        url: Option<&str>,
-    ) -> Result<Options> {
-        let dir = tempfile::tempdir().unwrap();
-        let mut map: HashMap<String, String> = HashMap::new();
-        map.insert("HOME".into(), dir.path().display().to_string());
-        map.insert(
-            "PGSYSCONFDIR".into(),
-            dir.path().join("etc").display().to_string(),
-        );
-        fs::create_dir(dir.path().join("etc")).unwrap();
-        for (name, text) in files {
-            fs::write(dir.path().join(name), text).unwrap();
-        }
-        for (k, v) in vars {
-            map.insert(k.to_string(), v.to_string());
-        }
-        Options::collect(url, None, &move |k| map.get(k).cloned())
-    }
-
-    #[test]
-    fn the_users_file_first_then_the_system_one_and_the_url_wins() {
-        let user = "[a]\nhost=from-user\nport=1\n[b]\nhost=b\n";
-        let system = "[a]\nhost=from-system\n[c]\n  dbname=c  \n";
-        let files = [(".pg_service.conf", user), ("etc/pg_service.conf", system)];
-        let o = collect(
-            &files,
-            &[("PGSERVICE", "a"), ("PGHOST", "env")],
-            Some("port=2"),
-        )
-        .unwrap();
-        assert_eq!(o.get("host"), Some("from-user"));
-        assert_eq!(o.get("port"), Some("2"));
-        let o = collect(&files, &[], Some("service=c")).unwrap();
-        assert_eq!(o.get("dbname"), Some("c"));
-        let err = collect(&files, &[], Some("service=zz")).unwrap_err();
-        assert!(err.to_string().contains("\"zz\" not found"), "{err}");
-    }
-
-    #[test]
-    fn syntax_errors_and_nested_services_are_refused() {
-        for text in [
-            "[a]\nhost\n",
-            "[a]\nservice=b\n",
-            "[a]\nhost = x\n",
-            "[a]\nldap://x\n",
-        ] {
-            let files = [(".pg_service.conf", text)];
-            assert!(
-                collect(&files, &[("PGSERVICE", "a")], None).is_err(),
-                "{text}"
-            );
-        }
-    }
+    Ok(found.then_some(lines))
 }

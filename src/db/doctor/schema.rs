@@ -19,8 +19,8 @@ pub(super) fn schema(tx: &mut Pinned<'_>, expect: &Expect, checks: &mut Checks) 
     Ok(())
 }
 
-/// The "inventory" line: the closed world of every table's tree, one
-/// problem after another, each with its next step.
+/// The "inventory" lines: the closed world of every table's tree, one line
+/// per problem, each with its next step.
 fn inventory(report: &SchemaReport, checks: &mut Checks) {
     if report.inventory_problems.is_empty() {
         checks.push(
@@ -32,15 +32,13 @@ fn inventory(report: &SchemaReport, checks: &mut Checks) {
              and indexes, every column readable",
         );
     } else {
-        checks.push(
-            "inventory",
-            Status::Fail,
-            format!(
-                "{}. fail-safely refuses to write while this is so; diagnose, stuck and fleet \
-                 list may not see every row",
-                report.inventory_problems.join("; ")
-            ),
-        );
+        for problem in &report.inventory_problems {
+            checks.push(
+                "inventory",
+                Status::Fail,
+                format!("{problem}. fail-safely refuses to write while this is so"),
+            );
+        }
     }
 }
 

@@ -16,55 +16,76 @@ pub const LOCKING_FOREIGN_KEYS: &[(&str, &str, &str)] = &[
     ("agent_job_results", "job_id", "jobs"),
 ];
 
-/// The foreign keys that make "decide under locks" hold.
+/// The foreign keys that make "decide under locks" hold: one statement
+/// for all of them.
 pub(super) fn check_foreign_keys(
     client: &mut impl Conn,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {
-    for (table, column, parent) in LOCKING_FOREIGN_KEYS {
-        let (Some(child), Some(parent_oid)) = (
-            report.oids.get(table).copied(),
-            report.oids.get(parent).copied(),
-        ) else {
-            continue;
-        };
-        let rows = sql::schema_check::FOREIGN_KEY
-            .query_catalog(client, &[&child, column, &parent_oid])
-            .with_context(|| format!("reading the foreign keys of {table}"))?;
-        let why = format!(
-            "without it a row of {table} can be {} for a {} fail-safely holds locked, between \
-             its decision and its write",
-            if *table == "agent_job_results" {
-                "inserted"
-            } else {
-                "inserted or re-pointed"
-            },
-            if *parent == "jobs" {
-                "job"
-            } else {
-                "deployment"
-            },
-        );
-        match rows.iter().find(|r| !r.get::<_, bool>("disabled")) {
-            Some(row) => report.foreign_keys.push(format!(
-                "{table}.{column} → {parent} ({})",
-                visible(&row.get::<_, String>("name"))
-            )),
-            None if !rows.is_empty() => report.foreign_key_problems.push(format!(
-                "the foreign key {} from {table}.{column} to {parent}.id is not enforced (its \
-                 triggers are disabled): {why}. Next step: ALTER TABLE {schema}.{table} ENABLE \
-                 TRIGGER ALL",
-                visible(&rows[0].get::<_, String>("name")),
-                schema = visible(schema.name())
-            )),
-            None => report.foreign_key_problems.push(format!(
-                "no foreign key from {table}.{column} to {parent}.id: {why}. Next step: ALTER \
-                 TABLE {schema}.{table} ADD FOREIGN KEY ({column}) REFERENCES \
-                 {schema}.{parent} (id) NOT VALID",
-                schema = visible(schema.name())
-            )),
-        }
+    let present: Vec<&(&str, &str, &str)> = LOCKING_FOREIGN_KEYS
+        .iter()
+        .filter(|(table, _, parent)| {
+            report.oids.contains_key(table) && report.oids.contains_key(parent)
+        })
+        .collect();
+    let children: Vec<i64> = present.iter().map(|(t, _, _)| report.oids[t]).collect();
+    let columns: Vec<String> = present.iter().map(|(_, c, _)| c.to_string()).collect();
+    let parents: Vec<i64> = present.iter().map(|(_, _, p)| report.oids[p]).collect();
+    let rows = sql::schema_check::FOREIGN_KEYS
+        .query_catalog(client, &[&children, &columns, &parents])
+        .context("reading the locking foreign keys")?;
+    for (n, (table, column, parent)) in present.into_iter().enumerate() {
+        let key = i64::try_from(n + 1).unwrap_or(i64::MAX);
+        let found: Vec<(String, bool)> = rows
+            .iter()
+            .filter(|r| r.get::<_, i64>("key") == key)
+            .map(|r| (r.get("name"), r.get("disabled")))
+            .collect();
+        judge(schema, table, column, parent, &found, report);
     }
     Ok(())
+}
+
+/// What the constraints found for one key mean.
+fn judge(
+    schema: &Schema,
+    table: &str,
+    column: &str,
+    parent: &str,
+    found: &[(String, bool)],
+    report: &mut SchemaReport,
+) {
+    let why = format!(
+        "without it a row of {table} can be {} for a {} fail-safely holds locked, between its \
+         decision and its write",
+        if table == "agent_job_results" {
+            "inserted"
+        } else {
+            "inserted or re-pointed"
+        },
+        if parent == "jobs" {
+            "job"
+        } else {
+            "deployment"
+        },
+    );
+    match found.iter().find(|(_, disabled)| !disabled) {
+        Some((name, _)) => report
+            .foreign_keys
+            .push(format!("{table}.{column} → {parent} ({})", visible(name))),
+        None if !found.is_empty() => report.foreign_key_problems.push(format!(
+            "the foreign key {} from {table}.{column} to {parent}.id is not enforced (its \
+             triggers are disabled): {why}. Next step: ALTER TABLE {schema}.{table} ENABLE \
+             TRIGGER ALL",
+            visible(&found[0].0),
+            schema = visible(schema.name())
+        )),
+        None => report.foreign_key_problems.push(format!(
+            "no foreign key from {table}.{column} to {parent}.id: {why}. Next step: ALTER \
+             TABLE {schema}.{table} ADD FOREIGN KEY ({column}) REFERENCES \
+             {schema}.{parent} (id) NOT VALID",
+            schema = visible(schema.name())
+        )),
+    }
 }

@@ -48,7 +48,7 @@ pub use report::{FoundTrigger, SchemaReport};
 pub use tables::tables;
 use tables::{check_tables, check_unique_key};
 pub use triggers::{PROTECTING_TRIGGERS, WRITTEN_TABLES};
-use triggers::{check_triggers, check_written_tables};
+use triggers::{Trees, check_triggers, check_written_tables};
 
 /// Checks tables, columns, types, the events' unique key, the locking
 /// foreign keys, the protecting triggers and the triggers and rules on the
@@ -62,8 +62,9 @@ pub fn check(
     check_tables(client, schema, &mut report)?;
     check_unique_key(client, &mut report)?;
     check_foreign_keys(client, schema, &mut report)?;
-    check_triggers(client, schema, &mut report)?;
-    check_written_tables(client, allowed, &mut report)?;
+    let trees = Trees::read(client, &report)?;
+    check_triggers(&trees, schema, &mut report);
+    check_written_tables(&trees, allowed, &mut report);
     inventory::check_inventory(client, allowed, &mut report)?;
     Ok(report)
 }

@@ -2,6 +2,8 @@
 //! the events' unique key.
 
 use crate::db::sql::Conn;
+use std::collections::BTreeMap;
+
 use anyhow::{Context, Result};
 
 use super::SchemaReport;
@@ -187,30 +189,39 @@ pub fn tables() -> impl Iterator<Item = &'static str> {
     EXPECTED.iter().map(|(table, _)| *table)
 }
 
-/// Every table and column the tool reads, with a type it can read.
+/// Every table and column the tool reads, with a type it can read: one
+/// statement for all of them.
 pub(super) fn check_tables(
     client: &mut impl Conn,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {
+    let names: Vec<String> = tables().map(str::to_string).collect();
+    let rows = sql::schema_check::TABLES
+        .query_catalog(client, &[&schema.name(), &names])
+        .with_context(|| format!("looking up the tables in schema {schema}"))?;
+    let mut found: BTreeMap<String, (i64, Vec<(String, String)>)> = BTreeMap::new();
+    for row in &rows {
+        let entry = found
+            .entry(row.get("table_name"))
+            .or_insert_with(|| (row.get("oid"), Vec::new()));
+        if let (Some(column), Some(server_type)) = (
+            row.get::<_, Option<String>>("column_name"),
+            row.get::<_, Option<String>>("type"),
+        ) {
+            entry.1.push((column, server_type));
+        }
+    }
     for (table, columns) in EXPECTED {
         report.tables_checked += 1;
-        let row = sql::schema_check::TABLE_OID
-            .query_catalog(client, &[&schema.name(), table])
-            .map(|rows| rows.into_iter().next())
-            .with_context(|| format!("looking up table {schema}.{table}"))?;
-        let Some(oid) = row.map(|r| r.get::<_, i64>("oid")) else {
+        let Some((oid, found)) = found.get(*table) else {
             report.schema_problems.push(format!(
                 "table {table} is missing (not found in schema {}; see --schema / PUSHLEFT_SCHEMA)",
                 visible(schema.name())
             ));
             continue;
         };
-        report.oids.insert(table, oid);
-        let rows = sql::schema_check::COLUMNS
-            .query_catalog(client, &[&oid])
-            .with_context(|| format!("reading the columns of {table}"))?;
-        let found: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        report.oids.insert(table, *oid);
         for (column, kind) in *columns {
             report.columns_checked += 1;
             match found.iter().find(|(name, _)| name == column) {
@@ -228,7 +239,6 @@ pub(super) fn check_tables(
             }
         }
     }
-
     Ok(())
 }
 

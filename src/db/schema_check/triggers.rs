@@ -36,61 +36,100 @@ pub const WRITTEN_TABLES: &[(&str, &[(&str, Operation)])] = &[
     ),
 ];
 
-/// The triggers of a table's whole tree.
-fn triggers_of(client: &mut impl Conn, table: &str, oid: i64) -> Result<Vec<Trigger>> {
-    Ok(sql::schema_check::TRIGGERS
-        .query_catalog(client, &[&oid])
-        .with_context(|| format!("reading the triggers of {table}"))?
-        .iter()
-        .map(|row| Trigger {
-            relation: row.get("relation"),
-            name: row.get("name"),
-            enabled: row.get("enabled"),
-            tgtype: row.get("tgtype"),
-            internal: row.get("internal"),
-            constraint: row.get("constraint_trigger"),
-            function: row.get("function"),
-            builtin: row.get("builtin"),
-            language: row.get("language"),
-            source: row.get("source"),
-        })
-        .collect())
+/// The triggers, relations and rules of the trees of the tables the
+/// trigger checks look at, read once (three statements, whatever the
+/// number of tables), by the table's oid.
+#[derive(Default)]
+pub(super) struct Trees {
+    triggers: BTreeMap<i64, Vec<Trigger>>,
+    relations: BTreeMap<i64, Vec<(String, String)>>,
+    rules: BTreeMap<i64, Vec<Rule>>,
 }
 
-/// The triggers of a table's tree, and its relations (name, relkind).
-type TableTriggers = (Vec<Trigger>, Vec<(String, String)>);
+impl Trees {
+    /// The trees of the protected and the written tables found so far.
+    pub(super) fn read(client: &mut impl Conn, report: &SchemaReport) -> Result<Trees> {
+        let mut roots: Vec<i64> = PROTECTING_TRIGGERS
+            .iter()
+            .map(|(table, _)| *table)
+            .chain(WRITTEN_TABLES.iter().map(|(table, _)| *table))
+            .filter_map(|table| report.oids.get(table).copied())
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        let mut trees = Trees::default();
+        for row in sql::schema_check::TRIGGERS
+            .query_catalog(client, &[&roots])
+            .context("reading the triggers of the tables")?
+        {
+            trees
+                .triggers
+                .entry(row.get("root"))
+                .or_default()
+                .push(Trigger {
+                    relation: row.get("relation"),
+                    name: row.get("name"),
+                    enabled: row.get("enabled"),
+                    tgtype: row.get("tgtype"),
+                    internal: row.get("internal"),
+                    constraint: row.get("constraint_trigger"),
+                    function: row.get("function"),
+                    builtin: row.get("builtin"),
+                    language: row.get("language"),
+                    source: row.get("source"),
+                });
+        }
+        for row in sql::schema_check::TREE
+            .query_catalog(client, &[&roots])
+            .context("reading the partitions of the tables")?
+        {
+            trees
+                .relations
+                .entry(row.get("root"))
+                .or_default()
+                .push((row.get("relation"), row.get("relkind")));
+        }
+        for row in sql::schema_check::RULES
+            .query_catalog(client, &[&roots])
+            .context("reading the rules of the tables")?
+        {
+            trees.rules.entry(row.get("root")).or_default().push(Rule {
+                relation: row.get("relation"),
+                name: row.get("name"),
+            });
+        }
+        Ok(trees)
+    }
+
+    fn triggers(&self, oid: i64) -> &[Trigger] {
+        self.triggers.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    fn relations(&self, oid: i64) -> &[(String, String)] {
+        self.relations.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    fn rules(&self, oid: i64) -> &[Rule] {
+        self.rules.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
 
 /// For each protected table and operation, on every relation of its tree
 /// that holds rows: an enabled BEFORE trigger that refuses.
-pub(super) fn check_triggers(
-    client: &mut impl Conn,
-    schema: &Schema,
-    report: &mut SchemaReport,
-) -> Result<()> {
-    let mut by_table: BTreeMap<&str, TableTriggers> = BTreeMap::new();
+pub(super) fn check_triggers(trees: &Trees, schema: &Schema, report: &mut SchemaReport) {
     for (table, operation) in PROTECTING_TRIGGERS {
         let Some(oid) = report.oids.get(table).copied() else {
             continue;
         };
-        if !by_table.contains_key(table) {
-            by_table.insert(table, tree_of(client, table, oid)?);
-        }
-        let (triggers, relations) = &by_table[table];
-        check_protected(schema, table, *operation, triggers, relations, report);
+        check_protected(
+            schema,
+            table,
+            *operation,
+            trees.triggers(oid),
+            trees.relations(oid),
+            report,
+        );
     }
-    Ok(())
-}
-
-/// The triggers of a table's whole tree, and the relations of that tree.
-fn tree_of(client: &mut impl Conn, table: &str, oid: i64) -> Result<TableTriggers> {
-    let triggers = triggers_of(client, table, oid)?;
-    let relations = sql::schema_check::TREE
-        .query_catalog(client, &[&oid])
-        .with_context(|| format!("reading the partitions of {table}"))?
-        .iter()
-        .map(|r| (r.get("relation"), r.get("relkind")))
-        .collect();
-    Ok((triggers, relations))
 }
 
 /// One protected table and operation: on every relation of its tree that
@@ -185,27 +224,22 @@ fn not_protecting(
 /// The triggers and rules of the two written tables: each vouched for, or
 /// a problem.
 pub(super) fn check_written_tables(
-    client: &mut impl Conn,
+    trees: &Trees,
     allowed: &AllowedTriggers,
     report: &mut SchemaReport,
-) -> Result<()> {
+) {
     for (table, reference) in WRITTEN_TABLES {
         let Some(oid) = report.oids.get(table).copied() else {
             continue;
         };
-        let triggers = triggers_of(client, table, oid)?;
-        let rules: Vec<Rule> = sql::schema_check::RULES
-            .query_catalog(client, &[&oid])
-            .with_context(|| format!("reading the rules of {table}"))?
-            .iter()
-            .map(|r| Rule {
-                relation: r.get("relation"),
-                name: r.get("name"),
-            })
-            .collect();
-        let vouching = vouch(table, reference, allowed, &triggers, &rules);
+        let vouching = vouch(
+            table,
+            reference,
+            allowed,
+            trees.triggers(oid),
+            trees.rules(oid),
+        );
         report.unvouched.extend(vouching.unvouched);
         report.allowed.extend(vouching.allowed);
     }
-    Ok(())
 }

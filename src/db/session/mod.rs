@@ -7,8 +7,8 @@
 //! fail-safely's write in a read-committed one (`db::transition`).
 
 mod pin;
+mod terms;
 
-use std::ops::{Deref, DerefMut};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -16,10 +16,8 @@ use chrono::{DateTime, Utc};
 use postgres::Client;
 
 use super::sql;
-pub use pin::{
-    CLIENT_CHECK_INTERVAL_MS, InForce, Pinned, SEARCH_PATH, Setting, Terms, begin, begin_unchecked,
-    origin, session_attrs,
-};
+pub use pin::{Pinned, begin, begin_unchecked, session_attrs};
+pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +64,14 @@ impl Session {
         &self.timeouts
     }
 
+    /// The connection outside any transaction the tool opened: for the
+    /// tests, which look at it from outside. The tool's own statements run
+    /// only pinned ([`Session::begin`], [`Session::read`]); a session hands
+    /// out no `sql::Conn`.
+    pub fn unpinned_connection(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
     /// Opens a transaction on `terms` (see [`pin::begin`]).
     pub fn begin(&mut self, terms: Terms) -> Result<Pinned<'_>> {
         let timeouts = self.timeouts;
@@ -102,24 +108,8 @@ impl From<Client> for Session {
     }
 }
 
-impl Deref for Session {
-    type Target = Client;
-    fn deref(&self) -> &Client {
-        &self.client
-    }
-}
-
-impl DerefMut for Session {
-    fn deref_mut(&mut self) -> &mut Client {
-        &mut self.client
-    }
-}
-
-impl sql::Conn for Session {
-    fn client(&mut self) -> &mut Client {
-        &mut self.client
-    }
-}
+// No `sql::Conn` for a session: a statement of the registry runs only in a
+// transaction the tool pinned (`Session::begin`, `Session::read`).
 
 /// Opens a read's transaction: `REPEATABLE READ READ ONLY`, so every query
 /// in it sees one instant, and the database itself refuses any write.

@@ -15,7 +15,7 @@ use super::write::{reread, write};
 use super::{Outcome, Request, replay};
 use crate::db::schema_check::{self, SchemaReport};
 use crate::db::snapshot;
-use crate::db::{resolve, sql};
+use crate::db::{deployment_id, sql};
 use crate::decide::guard::WriteSet;
 use crate::decide::input::{default_key, key_lock};
 use crate::decide::{self, Stuck, Verdict};
@@ -61,7 +61,7 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
     let before = read_counters(&mut tx)?;
 
     // Step 4: the id or prefix.
-    let id = resolve::resolve(&mut tx, schema, &request.deployment)?;
+    let id = deployment_id::resolve(&mut tx, schema, &request.deployment)?;
     // Step 5: one run per idempotency key at a time.
     let key = lock_key(&mut tx, request, id)?;
     // Step 6: nothing in the database can act behind the guard's back.

@@ -27,9 +27,28 @@ fn without_log(value: Value) -> Value {
     }
 }
 
+/// A column of the event the earlier run wrote; NULL (a live schema may
+/// allow it) or unreadable is a refusal naming `deployment_events.column`,
+/// never a panic.
+fn column<T: for<'a> postgres::types::FromSql<'a>>(
+    row: &postgres::Row,
+    name: &str,
+    key: &str,
+) -> Result<T> {
+    match row.try_get::<_, Option<T>>(name) {
+        Ok(Some(value)) => Ok(value),
+        Ok(None) | Err(_) => Err(exit::refused(format!(
+            "the event an earlier run wrote with idempotency key {key} has no readable \
+             deployment_events.{name} (NULL or of another type), so what it did cannot be told; \
+             nothing was written now. Look at that event (`pushleft-controller history`) before \
+             deciding again"
+        ))),
+    }
+}
+
 pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Result<Outcome> {
-    let event_deployment: Uuid = row.get("deployment_id");
-    let payload = without_log(row.get("payload"));
+    let event_deployment: Uuid = column(row, "deployment_id", key)?;
+    let payload = without_log(column(row, "payload", key)?);
     let reason = payload.get("reason").and_then(Value::as_str).unwrap_or("");
     if event_deployment != id || reason != request.reason {
         return Err(exit::conflict(format!(
@@ -47,7 +66,7 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
             }
         )));
     }
-    let kind: String = row.get("kind");
+    let kind: String = column(row, "kind", key)?;
     let path = BreakGlassPath::of_event_kind(&kind);
     if let Some(expected) = request.expect_path
         && expected != path
@@ -93,11 +112,11 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
             .pointer("/audit/stuck_for_seconds")
             .and_then(Value::as_i64),
         event: EventOut {
-            id: row.get("id"),
-            sequence: row.get("sequence"),
+            id: column(row, "id", key)?,
+            sequence: column(row, "sequence", key)?,
             kind,
             payload,
-            occurred_at: row.get("occurred_at"),
+            occurred_at: column(row, "occurred_at", key)?,
         },
         idempotency_key: key.to_string(),
         fingerprint: None,

@@ -14,6 +14,7 @@ pub use uuid::Uuid;
 
 pub use chrono::DateTime;
 
+pub use crate::decide::assessment::*;
 pub use crate::decide::verdict::*;
 pub use crate::decide::{Policy, fingerprint};
 pub use crate::model::*;

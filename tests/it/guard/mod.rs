@@ -9,7 +9,7 @@
 mod hostile;
 mod property;
 mod runs;
-mod shape;
+pub mod shape;
 
 use crate::support::{Run, TestDb};
 

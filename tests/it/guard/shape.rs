@@ -143,8 +143,29 @@ fn case_8_tables_in_another_schema() {
 /// deployment_events partitioned by hash of the deployment, with the
 /// reference schema's keys, index and triggers on the partitioned table.
 fn partition_events(db: &TestDb) {
+    partition_events_with_keys(db, true);
+}
+
+/// deployment_events partitioned by hash into four partitions, with the
+/// reference schema's keys, index and protecting triggers. `on_the_table`:
+/// the foreign key to deployments is declared on the partitioned table
+/// (every partition then has it); else on the first three partitions only.
+pub fn partition_events_with_keys(db: &TestDb, on_the_table: bool) {
+    let keys = if on_the_table {
+        "ALTER TABLE deployment_events ADD FOREIGN KEY (deployment_id) REFERENCES deployments (id);"
+            .to_string()
+    } else {
+        (0..3)
+            .map(|p| {
+                format!(
+                    "ALTER TABLE deployment_events_p{p} ADD FOREIGN KEY (deployment_id) \
+                     REFERENCES deployments (id);"
+                )
+            })
+            .collect()
+    };
     db.client()
-        .batch_execute(
+        .batch_execute(&format!(
             "BEGIN;
              ALTER TABLE deployment_events RENAME TO deployment_events_old;
              ALTER TABLE deployment_events_old RENAME CONSTRAINT deployment_events_deployment_sequence TO old_sequence;
@@ -155,13 +176,13 @@ fn partition_events(db: &TestDb) {
              ALTER TABLE deployment_events ADD PRIMARY KEY (id, deployment_id);
              ALTER TABLE deployment_events ADD CONSTRAINT deployment_events_deployment_sequence
                  UNIQUE (deployment_id, sequence);
-             ALTER TABLE deployment_events ADD FOREIGN KEY (deployment_id) REFERENCES deployments (id);
              CREATE INDEX deployment_events_idempotency_key ON deployment_events ((payload ->> 'idempotency_key'))
                  WHERE payload ? 'idempotency_key';
              CREATE TABLE deployment_events_p0 PARTITION OF deployment_events FOR VALUES WITH (MODULUS 4, REMAINDER 0);
              CREATE TABLE deployment_events_p1 PARTITION OF deployment_events FOR VALUES WITH (MODULUS 4, REMAINDER 1);
              CREATE TABLE deployment_events_p2 PARTITION OF deployment_events FOR VALUES WITH (MODULUS 4, REMAINDER 2);
              CREATE TABLE deployment_events_p3 PARTITION OF deployment_events FOR VALUES WITH (MODULUS 4, REMAINDER 3);
+             {keys}
              INSERT INTO deployment_events SELECT * FROM deployment_events_old;
              DROP TABLE deployment_events_old;
              CREATE TRIGGER deployment_events_refuse_delete BEFORE DELETE ON deployment_events
@@ -170,8 +191,8 @@ fn partition_events(db: &TestDb) {
                  FOR EACH ROW EXECUTE FUNCTION refuse_audit_change('deployment events are append-only');
              CREATE TRIGGER deployment_events_refuse_truncate BEFORE TRUNCATE ON deployment_events
                  FOR EACH STATEMENT EXECUTE FUNCTION refuse_audit_change('deployment events are append-only');
-             COMMIT;",
-        )
+             COMMIT;"
+        ))
         .expect("partitioning deployment_events");
 }
 

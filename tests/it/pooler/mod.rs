@@ -18,6 +18,7 @@ mod replays;
 mod setup;
 mod shadowing;
 mod statement;
+mod timeouts;
 mod triggers;
 
 use std::collections::BTreeMap;
@@ -169,38 +170,10 @@ pub fn doctor_statuses(run: &Run) -> BTreeMap<String, String> {
 }
 
 /// Every row of the tables `support`'s dump lists, read with the search
-/// path pinned: an attacker's functions in `public` must not run in our
-/// own reads either.
+/// path pinned (`TestDb::dump` does): an attacker's functions in `public`
+/// must not run in our own reads either.
 pub fn pinned_dump(db: &TestDb) -> String {
-    let mut client = db.client();
-    client
-        .batch_execute("SET search_path = pg_catalog, pg_temp")
-        .unwrap();
-    let mut out = String::new();
-    for table in [
-        "deployments",
-        "deployment_events",
-        "jobs",
-        "agent_job_results",
-        "application_instances",
-        "fleet_allocations",
-        "ingress_analytics_routes",
-        "fleet_nodes",
-        "network_attachments",
-        "source_snapshots",
-        "release_artifacts",
-    ] {
-        let row = client
-            .query_one(
-                &format!(
-                    "SELECT coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) ORDER BY t::pg_catalog.text), '[]')::pg_catalog.text FROM public.{table} t"
-                ),
-                &[],
-            )
-            .expect("dumping a table");
-        out.push_str(&format!("{table}: {}\n", row.get::<_, String>(0)));
-    }
-    out
+    db.dump()
 }
 
 /// The dump without the rows of `deployments` and `deployment_events`.

@@ -1,5 +1,6 @@
 //! A NULL where the reference schema says NOT NULL, in a row the decision
-//! reads: fail-safely refuses naming the table, the column and the row.
+//! reads: fail-safely refuses naming the table, the column and the row,
+//! also when the row is an earlier run's event that a rerun replays.
 
 use super::*;
 
@@ -91,4 +92,36 @@ fn nulls_refuse_naming_table_column_and_row() {
     let table = db.run(&["diagnose", "d0000001", "-o", "table"]);
     table.assert_code(0);
     assert!(table.stdout.contains("older event"), "{}", table.stdout);
+}
+
+/// The event an earlier run wrote, with a NULL where the replay reads a
+/// value: the rerun refuses naming the column instead of panicking.
+#[test]
+fn a_replay_of_an_event_with_a_null_refuses() {
+    let db = TestDb::scenarios();
+    let id = crate::support::scenario(1);
+    let args = [
+        "fail-safely",
+        id.as_str(),
+        "--reason",
+        "INC-22 replay null",
+        "--yes",
+    ];
+    db.run(&args).assert_code(0);
+    db.client()
+        .batch_execute(&format!(
+            "ALTER TABLE deployment_events ALTER COLUMN occurred_at DROP NOT NULL;
+             SET session_replication_role = replica;
+             UPDATE deployment_events SET occurred_at = NULL
+             WHERE deployment_id = '{id}' AND kind = 'operator_failed';"
+        ))
+        .unwrap();
+    let rerun = db.run(&args);
+    rerun.assert_code(4);
+    assert!(
+        rerun.stderr.contains("deployment_events.occurred_at")
+            && !rerun.stderr.contains("panicked"),
+        "{}",
+        rerun.stderr
+    );
 }

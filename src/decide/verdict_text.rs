@@ -7,8 +7,8 @@ use crate::duration::human;
 use crate::model::clock::ahead_seconds;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
+use super::assessment::Assessment;
 use super::evidence::Evidence;
-use super::verdict::Assessment;
 
 /// Who suggests the next step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::Result;
 use postgres::{Client, Config};
 
-use super::attempt::Outcome;
+use super::dial::Outcome;
 use super::hosts::HostSpec;
 use super::{APPLICATION_NAME, Reached, SessionAttrs, Settings};
 use crate::db::session::{Session, Timeouts};

@@ -3,7 +3,7 @@
 //! is scrubbed of the passwords; our own text cannot hold one. The
 //! original error is not passed on: its text is not ours to trust.
 
-use super::attempt::Failure;
+use super::dial::Failure;
 use super::hosts::HostSpec;
 use super::{PasswordSource, Settings};
 

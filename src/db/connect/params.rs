@@ -8,10 +8,11 @@ use std::time::Duration;
 use anyhow::Result;
 use postgres::config::ChannelBinding;
 
+use super::env::Env;
 use super::env::{home_dir, libpq_connect_timeout, parse_int};
-use super::explain::secrets_to_redact;
+use super::error_text::secrets_to_redact;
 use super::hosts::{BadPort, host_specs};
-use super::options::{Env, Options};
+use super::options::Options;
 use super::{
     DEFAULT_CONNECT_TIMEOUT, Keepalives, RootCerts, SessionAttrs, Settings, SslMode, Timeouts,
     TlsOptions,
@@ -325,5 +326,5 @@ fn connect_timeout(flag: Option<Duration>, options: &Options) -> Result<Duration
 }
 
 #[cfg(test)]
-#[path = "resolve_tests.rs"]
+#[path = "params_tests.rs"]
 mod tests;

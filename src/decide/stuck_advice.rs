@@ -7,8 +7,8 @@
 
 use uuid::Uuid;
 
-use super::explain::{Asker, next_command};
 use super::path::decide_path;
+use super::verdict_text::{Asker, next_command};
 use crate::model::stuck::Responsible;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 

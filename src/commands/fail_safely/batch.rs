@@ -12,9 +12,9 @@ use std::path::Path;
 use crate::db::session::Session;
 use anyhow::{Context as _, Result};
 
-use super::Context;
-use super::fail_safely::{execute, refuse_without_terminal, request_from};
+use super::request::{execute, refuse_without_terminal, request_from};
 use crate::cli::FailSafelyArgs;
+use crate::commands::Context;
 use crate::db::transition::Request;
 use crate::decide::batch::{BatchResult, batch_code, ids_in};
 use crate::exit::{self, ExitCode};
@@ -139,7 +139,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
         )));
     }
     for id in &ids {
-        crate::db::resolve::parse(id)?;
+        crate::db::deployment_id::parse(id)?;
     }
     let requests = ids
         .iter()
@@ -239,7 +239,7 @@ fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCod
         outcomes: items,
         exit_code: code.as_i32(),
     };
-    super::print(ctx, &report, || {
+    crate::commands::print(ctx, &report, || {
         ui::batch::summary_text(&ctx.output, &report)
     })?;
     Ok(code)

@@ -1,0 +1,89 @@
+//! What the single and the batch run share: the request made of the
+//! arguments for one deployment, the transition run with its retries shown
+//! and lock holders named, and the refusal without a terminal.
+
+use std::io::IsTerminal;
+
+use crate::db::session::Session;
+use anyhow::Result;
+
+use crate::cli::{ExpectedPath, FailSafelyArgs};
+use crate::commands::Context;
+use crate::db::transition::{self, Audit, Outcome, Request};
+use crate::decide::input::{validate_fingerprint, validate_key, validate_reason};
+use crate::exit::{self, ExitCode};
+use crate::model::BreakGlassPath;
+use crate::ui;
+
+/// The request for one deployment of `args` (the positional one, or one
+/// of a batch).
+pub fn request_from(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<Request> {
+    Ok(Request {
+        deployment: deployment.to_string(),
+        reason: validate_reason(&args.reason, args.reason_pattern.as_ref())?,
+        idempotency_key: args
+            .idempotency_key
+            .as_deref()
+            .map(validate_key)
+            .transpose()?,
+        dry_run: args.dry_run,
+        expect_path: args.expect_path.map(|p| match p {
+            ExpectedPath::OperatorFailed => BreakGlassPath::OperatorFailed,
+            ExpectedPath::TeardownRequested => BreakGlassPath::TeardownRequested,
+        }),
+        expect_fingerprint: args
+            .expect_fingerprint
+            .as_deref()
+            .map(validate_fingerprint)
+            .transpose()?,
+        role: args.role.clone(),
+        lock_timeout: args.lock_timeout,
+        policy: args.staleness.policy(),
+        audit: Audit {
+            region: ctx.region(),
+            ..Audit::of_this_process()
+        },
+        schema: ctx.schema().clone(),
+        even_if_not_stuck: args.even_if_not_stuck,
+        allowed_triggers: args.guard.allowed(),
+    })
+}
+
+/// The transition, with each retry shown to the operator; a lock timeout
+/// names the session that holds the locks.
+pub fn execute(client: &mut Session, request: &Request) -> Result<Outcome> {
+    transition::execute(client, request, &mut |retry| ui::note(retry))
+        .map_err(|err| name_lock_holders(client, request, err))
+}
+
+/// `db::transition` turns a lock timeout into its conflict sentence
+/// ("another transaction holds deployment …"); add who that is, from
+/// pg_stat_activity, when it can be found.
+fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error) -> anyhow::Error {
+    let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
+        && err
+            .to_string()
+            .starts_with("another transaction holds deployment");
+    if !lock_timeout {
+        return err;
+    }
+    match crate::db::locks::holders(client, &request.schema) {
+        Ok(holders) if !holders.is_empty() => exit::conflict(format!(
+            "{err}. {}",
+            ui::fail_safely::lock_holders_text(&holders)
+        )),
+        _ => err,
+    }
+}
+
+/// Without a terminal, and without --yes, nobody can confirm: refuse
+/// before touching the database.
+pub fn refuse_without_terminal(args: &FailSafelyArgs) -> Result<bool> {
+    let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if !args.dry_run && !args.yes && !terminal {
+        return Err(exit::refused(
+            "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",
+        ));
+    }
+    Ok(terminal)
+}
