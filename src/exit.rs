@@ -1,4 +1,4 @@
-//! The exit-code contract (SPEC.md, "Output and exit contract") in one place.
+//! The exit-code contract (README, "Output and exit codes") in one place.
 //!
 //! Commands fail with `anyhow::Error`. Where a failure has a documented exit
 //! code, the error chain carries a [`Failure`] that says which; everything

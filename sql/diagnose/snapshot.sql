@@ -2,7 +2,7 @@
 -- deployment, in ONE statement, so it costs one round trip and sees one
 -- snapshot (a statement never sees a change that commits while it runs).
 -- fail-safely runs it too, after locking the deployment, its jobs and its
--- instances (sql/fail_safely/0[1-3]_lock_*.sql), to decide from.
+-- instances (sql/fail_safely/0[5-7]_lock_*.sql), to decide from.
 --
 -- $1, $2: the inclusive range of ids the operator's id or prefix covers
 -- (a full id: $1 = $2); $3: keep only the last N events (NULL: all).

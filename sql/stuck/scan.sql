@@ -30,17 +30,18 @@
 -- deployments_in_flight (a small fraction of the table); the last event of
 -- each is one probe of deployment_events_deployment_sequence, backwards.
 -- Leased jobs by expiry come from the partial index jobs_leased_expiry.
--- `dispatched` is SPEC's definition, exactly; the path is decided from it
--- in Rust by verdict::decide_path, nowhere else. `nodes` names where a
--- deployment waits: the targets of its unfinished jobs and the nodes of its
--- instances (`waits_on`: each node's id, name and pool, made into `nodes`
--- and `pools` by the caller, which reports a NULL name or pool instead of
--- failing on it). `jobs_seen` and `instances_seen` carry the kind and
--- status of each job and instance of a stuck deployment, so the caller
--- can tell a value the model does not know (it then decides no path for
--- the row). A deployment whose last activity is unknown (its last event's
--- occurred_at, or its created_at without events, is NULL) is listed too:
--- whether it is stuck cannot be told, so it is shown, not dropped.
+-- `dispatched` is the README's definition ("The break-glass decision"),
+-- exactly; the path is decided from it in Rust by verdict::decide_path,
+-- nowhere else. `nodes` names where a deployment waits: the targets of its
+-- unfinished jobs and the nodes of its instances (`waits_on`: each node's
+-- id, name and pool, made into `nodes` and `pools` by the caller, which
+-- reports a NULL name or pool instead of failing on it). `jobs_seen` and
+-- `instances_seen` carry the kind and status of each job and instance of a
+-- stuck deployment, so the caller can tell a value the model does not know
+-- (it then decides no path for the row). A deployment whose last activity
+-- is unknown (its last event's occurred_at, or its created_at without
+-- events, is NULL) is listed too: whether it is stuck cannot be told, so it
+-- is shown, not dropped.
 WITH indexed AS MATERIALIZED (
     -- An index (valid, not partial) that leads with each probed column.
     SELECT count(DISTINCT t.relname) = 4 AS present
@@ -117,8 +118,9 @@ WITH indexed AS MATERIALIZED (
            floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
            j.lease_expires_at,
            floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
-           -- SPEC's `dispatched` holds: this job of the deployment has a
-           -- lease (lease_expires_at is set, see WHERE).
+           -- `dispatched` (README, "The break-glass decision") holds: this
+           -- job of the deployment has a lease (lease_expires_at is set,
+           -- see WHERE).
            true AS dispatched
     FROM :"schema".jobs j
     JOIN :"schema".deployments d ON d.id = j.deployment_id

@@ -85,8 +85,9 @@ WITH trail_index AS MATERIALIZED (
     FROM :"schema".application_instances i
     WHERE i.deployment_id IN (SELECT id FROM quiet)
 ), dispatched AS (
-    -- SPEC's definition, exactly: a job of it was targeted, leased or
-    -- reported on, or an instance of it was placed.
+    -- The README's definition ("The break-glass decision"), exactly: a job
+    -- of it was targeted, leased or reported on, or an instance of it was
+    -- placed.
     SELECT deployment_id FROM their_jobs WHERE touched
     UNION
     SELECT j.deployment_id FROM their_jobs j
@@ -140,8 +141,8 @@ WITH trail_index AS MATERIALIZED (
            floor(extract(epoch FROM now() - n.last_seen_at))::bigint AS node_heartbeat_age_seconds,
            j.lease_expires_at,
            floor(extract(epoch FROM now() - j.lease_expires_at))::bigint AS expired_for_seconds,
-           -- SPEC's `dispatched` holds: this job of the deployment has a
-           -- lease (lease_expires_at is set).
+           -- `dispatched` (README, "The break-glass decision") holds: this
+           -- job of the deployment has a lease (lease_expires_at is set).
            true AS dispatched
     FROM jobs_read j
     -- By primary key, per orphaned lease (a few): not a hash of every

@@ -18,8 +18,9 @@ pub struct Evidence {
     pub detail: String,
 }
 
-/// Which jobs and instances count as dispatched, and why (SPEC: a job with a
-/// target node, a lease or any agent result; an instance with an active node).
+/// Which jobs and instances count as dispatched, and why (README, "The
+/// break-glass decision": a job with a target node, a lease or any agent
+/// result; an instance with an active node).
 pub fn dispatch_evidence(s: &DeploymentSnapshot) -> Vec<Evidence> {
     let now = s.snapshot.at;
     let mut evidence = Vec::new();

@@ -1,6 +1,7 @@
-//! The guard's rules (SPEC step 5), pure: given what the transaction did
-//! by the server's own accounts, did it change exactly one `deployments`
-//! row and insert exactly one event, and nothing else anywhere?
+//! The guard's rules (README, "fail-safely, step by step", step 11), pure:
+//! given what the transaction did by the server's own accounts, did it
+//! change exactly one `deployments` row and insert exactly one event, and
+//! nothing else anywhere?
 //!
 //! Two accounts, both of this backend's transaction only:
 //!

@@ -71,11 +71,12 @@ fn is_placeholder(reason: &str) -> bool {
     variables > 0 && !rest.chars().any(char::is_alphanumeric)
 }
 
-/// Validates the reason the audit keeps (SPEC "The reason"): trimmed; 4 to
-/// 2,000 characters; no control characters but newlines; no bidirectional
-/// override or isolate characters; not a placeholder; and, when the team
-/// requires one (`PUSHLEFT_REASON_PATTERN`), matching `pattern`. Anything
-/// else is exit 2, naming the rule that was broken.
+/// Validates the reason the audit keeps (README, "When things go wrong",
+/// the `--reason` rows): trimmed; 4 to 2,000 characters; no control
+/// characters but newlines; no bidirectional override or isolate
+/// characters; not a placeholder; and, when the team requires one
+/// (`PUSHLEFT_REASON_PATTERN`), matching `pattern`. Anything else is exit
+/// 2, naming the rule that was broken.
 pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Result<String> {
     let reason = raw.trim();
     if reason.is_empty() {

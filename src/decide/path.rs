@@ -1,8 +1,9 @@
-//! SPEC's decision table: which break-glass path a deployment gets.
+//! The decision table (README, "The break-glass decision"): which
+//! break-glass path a deployment gets.
 
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
-/// SPEC's decision table, exactly:
+/// The README's decision table ("The break-glass decision"), exactly:
 ///
 /// | status                           | dispatched | path               |
 /// |----------------------------------|------------|--------------------|

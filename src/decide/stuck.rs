@@ -1,5 +1,5 @@
-//! Stuck or not (SPEC "Stuck or not"), pure: by the alerts' own
-//! definitions. `deployment_stuck`: in flight (queued, building,
+//! Stuck or not (README, "The break-glass decision"), pure: by the alerts'
+//! own definitions. `deployment_stuck`: in flight (queued, building,
 //! deploying) with no event for `stuck_after` (or, without any event,
 //! created that long ago). `job_lease_orphaned`: a job still leased whose
 //! lease expired more than `lease_grace` ago. The same rules as

@@ -85,7 +85,8 @@ fn every_scenario_in_json() {
                 "scenario {n}: no {code} in {codes:?}"
             );
         }
-        // The SPEC's fields.
+        // The fields the man page documents (JSON OUTPUT of
+        // pushleft-controller-diagnose(1), man/src/json/diagnose.roff).
         for field in [
             "deployment",
             "events",

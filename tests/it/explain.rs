@@ -13,8 +13,8 @@
 //! e.g. stuck's variant for a schema without our indexes) is exempt, with
 //! its reason written there.
 //!
-//! The benchmark runs the same check at production size with the server's
-//! default settings, in both states.
+//! The benchmark (`tests/bench/production.rs`) runs the same check at
+//! production size with the server's default settings, in both states.
 
 use postgres::Client;
 use pushleft_controller::db::sql;

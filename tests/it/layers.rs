@@ -245,3 +245,117 @@ fn the_sql_detector_bites() {
         .collect();
     assert_eq!(found, ["SELECT now()", "UPDATE t SET a = 1"]);
 }
+
+/// Every file of the repository: those git tracks, or, outside a git
+/// checkout (an unpacked source archive), every file under the root but
+/// `target/` and `.git`.
+fn repository_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tracked = std::process::Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|out| out.status.success() && !out.stdout.is_empty());
+    if let Some(out) = tracked {
+        return out
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|path| !path.is_empty())
+            .map(|path| root.join(String::from_utf8_lossy(path).as_ref()))
+            .collect();
+    }
+    fn walk(dir: &Path, top: bool, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).expect("reading the repository") {
+            let path = entry.expect("a directory entry").path();
+            let name = path.file_name().unwrap_or_default();
+            if name == ".git" || (top && name == "target") {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, false, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(root, true, &mut files);
+    files
+}
+
+/// `word` stands in `line` as a whole word (as `grep -w` sees one: not
+/// inside a run of letters, digits and underscores).
+fn has_word(line: &str, word: &str) -> bool {
+    let in_word = |c: char| c.is_alphanumeric() || c == '_';
+    line.match_indices(word).any(|(at, _)| {
+        !line[..at].chars().next_back().is_some_and(in_word)
+            && !line[at + word.len()..].chars().next().is_some_and(in_word)
+    })
+}
+
+/// What this test looks for, spelled in pieces so that this file does not
+/// hold it: the name of the document the code was first written against,
+/// and the folder beside the checkout where it lived.
+fn outside_references() -> (String, String) {
+    (["SP", "EC"].concat(), ["..", "/shared"].concat())
+}
+
+/// The repository stands alone (README, "Development"): no file of it
+/// refers to a document outside it. What a reader needs of the design is
+/// in the README and the man pages, and comments point there by section.
+#[test]
+fn no_file_refers_to_a_document_outside_the_repository() {
+    let (name, beside) = outside_references();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = repository_files();
+    assert!(
+        files.iter().any(|f| f.ends_with("Cargo.toml")),
+        "the repository's files were not found"
+    );
+    let mut found = Vec::new();
+    for file in &files {
+        // Listed by git but deleted in the work tree: nothing to read.
+        let Ok(bytes) = fs::read(file) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        for (n, line) in text.lines().enumerate() {
+            if has_word(line, &name) || line.contains(&beside) {
+                found.push(format!(
+                    "{}:{}: {}",
+                    file.strip_prefix(root).unwrap_or(file).display(),
+                    n + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "references to documents outside the repository (point to the README section \
+         that says it instead, adding it there if it is missing):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_outside_reference_detector_bites() {
+    let (name, beside) = outside_references();
+    for line in [
+        format!("//! The rule ({name}, \"Connecting\")"),
+        format!("-- ({name}.md, \"The database it talks to\")"),
+        format!("/// {name}'s decision table"),
+        format!("({name} step 5)"),
+    ] {
+        assert!(has_word(&line, &name), "{line}");
+    }
+    for line in [
+        format!("{name}IFIED"),
+        format!("X_{name}"),
+        format!("{}ification", name.to_lowercase()),
+    ] {
+        assert!(!has_word(&line, &name), "{line}");
+    }
+    assert!(format!("see {beside}/notes.md").contains(&beside));
+}

@@ -81,9 +81,13 @@ fn skipped(deployment: &str) -> BatchItem {
     }
 }
 
-/// Each deployment in its own transaction, in order; `prepare` adjusts the
-/// request (dry run, the plan's expectations). Stops at the first refusal
-/// or error unless `keep_going`, and at Ctrl-C.
+/// Each deployment in its own transaction, in order, exactly as its request
+/// says (the caller has made them dry runs for the plan, or given them the
+/// plan's path and fingerprint to expect). `planning`: these are the plan's
+/// runs, reported as planned, and a refusal does not stop them. Otherwise
+/// it stops at the first refusal or error unless `keep_going`; at Ctrl-C
+/// always. What was not run is reported as skipped; `bar` advances once
+/// per deployment.
 fn run_each(
     client: &mut Session,
     requests: &[Request],

@@ -1,5 +1,5 @@
 //! Connection settings, TLS and session safety: everything about reaching
-//! the database lives here. The rule (SPEC, "Connecting"): given the same
+//! the database lives here. The rule (README, "Connecting"): given the same
 //! environment and connection string, land where psql (libpq 15) lands —
 //! or refuse with exit 2 naming the parameter we do not support.
 //!

@@ -2,13 +2,13 @@
 //! shared by `doctor` (which reports it) and `fail-safely` (which writes
 //! nothing unless all of it holds):
 //!
-//! - every table and column the tool reads (SPEC.md, "The database it
+//! - every table and column the tool reads (README, "The database it
 //!   talks to", and `sql/schema.sql`) exists in the schema (`--schema`)
 //!   with a type the tool can read, and the events are unique per
 //!   `(deployment_id, sequence)`;
 //! - the foreign keys "decide under locks" rests on exist and are enforced:
 //!   from jobs, instances and events to the deployment, from results to the
-//!   job (SPEC step 9);
+//!   job (README, "The database it talks to");
 //! - the triggers that protect the audit trail (`BEFORE DELETE` on
 //!   `deployment_events`, `jobs` and `agent_job_results`, `BEFORE UPDATE`
 //!   on `deployment_events` and `agent_job_results`) are on every relation

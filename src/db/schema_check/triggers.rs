@@ -10,8 +10,9 @@ use super::{AllowedTriggers, FoundTrigger, Operation, SchemaReport};
 use crate::db::sql::{self, Schema};
 use crate::decide::triggers::{Rule, Trigger, protects, visible, vouch};
 
-/// The triggers that keep the audit trail intact (SPEC.md): table and
-/// operation, each needing an enabled BEFORE trigger that refuses.
+/// The triggers that keep the audit trail intact (README, "The database it
+/// talks to"): table and operation, each needing an enabled BEFORE trigger
+/// that refuses.
 pub const PROTECTING_TRIGGERS: &[(&str, Operation)] = &[
     ("deployment_events", Operation::Delete),
     ("jobs", Operation::Delete),

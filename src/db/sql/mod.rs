@@ -343,23 +343,23 @@ pub const NOT_RUN: &[(&str, &str)] = &[
     ),
     (
         "bench/autovacuum_off.sql",
-        "the benchmark's fresh state (include_str! in benches/production/server.rs and tests/it/explain.rs)",
+        "the benchmark's fresh state (include_str! in tests/bench/production/server.rs and tests/it/explain.rs)",
     ),
     (
         "bench/autovacuum_reset.sql",
-        "the benchmark's vacuumed state (include_str! in benches/production/server.rs)",
+        "the benchmark's vacuumed state (include_str! in tests/bench/production/server.rs)",
     ),
     (
         "bench/examples.sql",
-        "the deployments the benchmark diagnoses (include_str! in benches/production/server.rs)",
+        "the deployments the benchmark diagnoses (include_str! in tests/bench/production/server.rs)",
     ),
     (
         "bench/sizes.sql",
-        "what a benchmark data set holds (include_str! in benches/production/server.rs)",
+        "what a benchmark data set holds (include_str! in tests/bench/production/server.rs)",
     ),
     (
         "bench/plain_indexes.sql",
-        "the indexes the benchmark's no-index schema drops (include_str! in benches/production/server.rs)",
+        "the indexes the benchmark's no-index schema drops (include_str! in tests/bench/production/server.rs)",
     ),
 ];
 

@@ -1,6 +1,8 @@
-//! One attempt of the guarded transaction, step by step (SPEC steps 1-9).
+//! One attempt of the guarded transaction, step by step: the steps are
+//! numbered here in the order they run, as in the README ("fail-safely,
+//! step by step"), and the files of `sql/fail_safely/` in the same order.
 //! The guard's reads live in `guard.rs`, the writes and the read-back in
-//! `write.rs`.
+//! `write.rs`, the replay in `replay.rs`.
 
 use crate::db::session::{Pinned, Session, Terms, Timeouts};
 use anyhow::{Context, Result};
@@ -20,15 +22,17 @@ use crate::decide::{self, Stuck, Verdict};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
+/// One attempt: step 1 here, the rest in [`attempt_in`].
 pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome> {
     // While the transaction is open, Ctrl-C only sets a flag, checked before
     // COMMIT: the operator learns for sure that nothing was written, instead
     // of the process dying with a COMMIT possibly in flight.
     let _deferred = crate::interrupt::deferred();
-    // The transaction states its own terms (READ COMMITTED, READ WRITE)
-    // and pins every setting in its first message: what it reads after
-    // its row locks are granted is current, whatever the server, the
-    // database, the role or a pooled session says by default.
+    // Step 1: open the transaction. It states its own terms (READ
+    // COMMITTED, READ WRITE) and pins every setting in its first message:
+    // what it reads after its row locks are granted is current, whatever
+    // the server, the database, the role or a pooled session says by
+    // default.
     let timeouts = Timeouts {
         lock: request.lock_timeout,
         ..*session.timeouts()
@@ -37,27 +41,37 @@ pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome>
         Ok(tx) => return attempt_in(tx, request),
         Err(err) => err,
     };
+    // A standby refuses the READ WRITE transaction: say so, and name the
+    // primary.
     if is_during_recovery(&err) {
         return Err(refuse_on_standby(session));
     }
     Err(err)
 }
 
-/// The attempt inside its pinned transaction, in the order the steps run.
+/// The attempt inside its pinned transaction (steps 2 to 13), in the
+/// order the steps run.
 fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
+    // Step 2: refuse a server unfit for the write (from what step 1 found
+    // in force), then `--role`.
     refuse_unwritable(tx.in_force())?;
     set_role(&mut tx, request)?;
     let schema = &request.schema;
+    // Step 3: the guard's counters, before anything is written.
     let before = read_counters(&mut tx)?;
 
+    // Step 4: the id or prefix.
     let id = deployment_id::resolve(&mut tx, schema, &request.deployment)?;
+    // Step 5: one run per idempotency key at a time.
     let key = lock_key(&mut tx, request, id)?;
+    // Step 6: nothing in the database can act behind the guard's back.
     let write_set = check_database(&mut tx, request, id)?;
 
-    // Step 1: lock the deployment row, then its jobs and instances.
+    // Step 7: lock the deployment row, then its jobs and instances, and
+    // read everything about it under those locks.
     let snapshot = snapshot::load_locked(&mut tx, schema, id, Some(1))?;
 
-    // Step 6: a replay finds the event it wrote and writes nothing.
+    // Step 8: a replay finds the event it wrote and writes nothing.
     if let Some(row) = sql::fail_safely::FIND_IDEMPOTENCY_KEY
         .query(&mut tx, schema, &[&key])?
         .into_iter()
@@ -67,13 +81,13 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
         return replay::replay(request, id, &key, &row);
     }
 
-    // Step 2: decide from what was read under the locks.
+    // Step 9: decide from what was read under the locks.
     let verdict = decide::assess(&snapshot, &request.policy);
     let fingerprint = decide::fingerprint(&snapshot);
     let stuck = decide::stuck(&snapshot, &request.policy);
     check_expectations(request, &snapshot, &verdict, &stuck, &fingerprint)?;
 
-    // Steps 3 and 4: the runbook's UPDATE and the event, with the audit.
+    // Step 10: the runbook's UPDATE and the event, with the audit.
     let written = write(
         &mut tx,
         request,
@@ -84,12 +98,13 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
         &fingerprint,
     )?;
 
-    // Step 5: the guard. Deferred triggers fire now, not at COMMIT; then
-    // the counters, the locks, and the values as the database holds them.
+    // Step 11: the guard. Deferred triggers fire now, not at COMMIT; then
+    // the counters and the locks.
     if let Some(refusal) = guard(&mut tx, id, &before, &write_set)? {
         tx.rollback()?;
         return Err(refusal);
     }
+    // Step 12: the values as the database holds them are those written.
     let event = reread(&mut tx, request, id, &written)?;
 
     let outcome = Outcome {
@@ -109,11 +124,12 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
         findings: verdict.findings,
         next_command: format!("pushleft-controller wait {id}"),
     };
+    // Step 13: COMMIT (or, for a dry run, roll back).
     finish(tx, id, request.dry_run)?;
     Ok(outcome)
 }
 
-/// Step 6: one run per key at a time, whatever its deployment. Returns the
+/// Step 5: one run per key at a time, whatever its deployment. Returns the
 /// idempotency key (derived from the deployment and the reason if not
 /// given).
 fn lock_key(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<String> {
@@ -128,7 +144,7 @@ fn lock_key(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<String> 
     Ok(key)
 }
 
-/// Step 5, before anything can fire: hold off trigger and rule changes on
+/// Step 6, before anything can fire: hold off trigger and rule changes on
 /// the two written tables, then vouch for what is on them, and check the
 /// schema, the locking foreign keys and the protecting triggers. Returns
 /// the relations the transaction may write.
@@ -171,7 +187,7 @@ fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
     ))
 }
 
-/// `--role` (SET LOCAL ROLE), as a bound parameter.
+/// Step 2, last: `--role` (SET LOCAL ROLE), as a bound parameter.
 fn set_role(tx: &mut Pinned<'_>, request: &Request) -> Result<()> {
     if let Some(role) = &request.role {
         sql::session::SET_LOCAL_ROLE
@@ -202,6 +218,9 @@ fn undecidable(verdict: &Verdict, id: Uuid) -> anyhow::Error {
     ))
 }
 
+/// Step 9, on the verdict: refuse a deployment that cannot be decided, has
+/// nothing to do, or is not stuck (unless `--even-if-not-stuck`), and an
+/// `--expect-path` or `--expect-fingerprint` that no longer holds.
 fn check_expectations(
     request: &Request,
     snapshot: &DeploymentSnapshot,
@@ -252,7 +271,7 @@ fn check_expectations(
     Ok(())
 }
 
-/// Step 7: a dry run stops here, having checked everything; a Ctrl-C that
+/// Step 13: a dry run stops here, having checked everything; a Ctrl-C that
 /// came in meanwhile rolls back; otherwise COMMIT.
 fn finish(tx: Pinned<'_>, id: Uuid, dry_run: bool) -> Result<()> {
     if dry_run {

@@ -1,6 +1,7 @@
-//! Step 5's guard, in the database: the relations the transaction may
-//! write, the per-transaction tuple counters and the locks it holds, and
-//! the check that nothing else changed once deferred triggers have fired.
+//! The guard, in the database (README, "fail-safely, step by step"): the
+//! tuple counters read before anything is written (step 3), the relations
+//! the transaction may write (step 6), and after the writes, the check that
+//! nothing else changed once deferred triggers have fired (step 11).
 
 use crate::db::session::Pinned;
 use anyhow::{Context, Result};
@@ -12,7 +13,7 @@ use crate::decide::guard::{Counters, HeldLock, WriteSet, check_guard, check_lock
 use crate::decide::triggers::visible;
 use crate::exit;
 
-/// Step 5, after the writes: deferred triggers fire now, not at COMMIT;
+/// Step 11, after the writes: deferred triggers fire now, not at COMMIT;
 /// then the counters and the locks must show nothing but the runbook's
 /// writes. `Some(refusal)` when they show more: the caller rolls back.
 pub(super) fn guard(
@@ -37,6 +38,8 @@ pub(super) fn guard(
     Ok(None)
 }
 
+/// The per-transaction tuple counters of every relation: step 3, and again
+/// in step 11.
 pub(super) fn read_counters(tx: &mut Pinned<'_>) -> Result<Counters> {
     Ok(sql::fail_safely::GUARD_COUNTERS
         .query_catalog(tx, &[])
@@ -72,8 +75,8 @@ fn read_locks(tx: &mut Pinned<'_>) -> Result<Vec<HeldLock>> {
         .collect())
 }
 
-/// The relations the transaction may write, from the catalogs (the two
-/// tables were locked against DDL before).
+/// Step 6, last: the relations the transaction may write, from the
+/// catalogs (the two tables were locked against DDL before).
 pub(super) fn write_set(
     tx: &mut Pinned<'_>,
     schema: &Schema,

@@ -1,5 +1,5 @@
-//! `fail-safely`'s guarded transition (SPEC.md "The break-glass decision",
-//! steps 1-9), the only place the tool writes.
+//! `fail-safely`'s guarded transition (README, "The break-glass decision"
+//! and "fail-safely, step by step"), the only place the tool writes.
 //!
 //! One transaction, with the session hygiene in force: serialize on the
 //! idempotency key; make sure nothing in the database can act behind the

@@ -1,7 +1,8 @@
 //! What makes a server unfit for fail-safely's write before anything is
-//! read: a standby, a read-only default somebody set on purpose, and
-//! statistics the guard cannot count with. Each is a refusal (exit 4) that
-//! names the setting and where it comes from.
+//! read (steps 1 and 2 of README, "fail-safely, step by step"): a standby,
+//! a read-only default somebody set on purpose, and statistics the guard
+//! cannot count with. Each is a refusal (exit 4) that names the setting and
+//! where it comes from.
 
 use anyhow::{Context, Result};
 

@@ -1,8 +1,9 @@
-//! Step 6: an event with this idempotency key exists. The same deployment
-//! and reason is a replay that writes nothing, and still honours
-//! `--expect-path` and `--expect-fingerprint` (against what the earlier run
-//! recorded: the state it acted on); anything else is a conflict. A `log`
-//! key of the stored payload is never shown.
+//! Step 8 (README, "fail-safely, step by step"): an event with this
+//! idempotency key exists. The same deployment and reason is a replay that
+//! writes nothing, and still honours `--expect-path` and
+//! `--expect-fingerprint` (against what the earlier run recorded: the
+//! state it acted on); anything else is a conflict. A `log` key of the
+//! stored payload is never shown.
 
 use anyhow::Result;
 use serde_json::Value;

@@ -1,7 +1,7 @@
-//! Steps 3 and 4, and step 5's read-back: the runbook's UPDATE and the
-//! event with the audit, each checked against what the database returns,
-//! and just before COMMIT, what the database holds checked against what
-//! was written.
+//! Steps 10 and 12 (README, "fail-safely, step by step"): the runbook's
+//! UPDATE and the event with the audit, each checked against what the
+//! database returns, and after the guard, just before COMMIT, what the
+//! database holds checked against what was written.
 
 use crate::db::session::Pinned;
 use anyhow::{Context, Result};
@@ -63,7 +63,7 @@ fn payload(
     Value::Object(payload)
 }
 
-/// Step 3: the runbook's UPDATE, exactly one row. Step 4: the event with
+/// Step 10: the runbook's UPDATE, exactly one row, then the event with
 /// sequence = max + 1, the runbook's payload keys and the audit. Both
 /// checked against what the database returns.
 pub(super) fn write(
@@ -200,7 +200,7 @@ fn values_differ(id: Uuid, what: &str) -> anyhow::Error {
     ))
 }
 
-/// Step 5, last: just before COMMIT, what the database holds must still be
+/// Step 12: just before COMMIT, what the database holds must still be
 /// exactly what was written. Returns the event as stored.
 pub(super) fn reread(
     tx: &mut Pinned<'_>,

@@ -1,5 +1,6 @@
-//! Which triggers the tool can vouch for (SPEC step 5 and the protecting
-//! triggers of "The database it talks to"), pure: given the rows of
+//! Which triggers the tool can vouch for (README, "The database it talks
+//! to": the protecting triggers, and those on the written tables that step
+//! 6 of "fail-safely, step by step" checks), pure: given the rows of
 //! `pg_trigger` (with their functions) the database shows.
 //!
 //! - A **protecting** trigger (BEFORE DELETE on `jobs`, …) must be enabled,

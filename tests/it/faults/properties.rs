@@ -1,7 +1,8 @@
 //! Property test: random states of one deployment (jobs with and without a
 //! target, a lease, results; instances with and without a node; every
-//! status). The verdict's path is SPEC's decision table, and fail-safely
-//! against that state in the database applies exactly that path or refuses.
+//! status). The verdict's path is the README's decision table ("The
+//! break-glass decision"), and fail-safely against that state in the
+//! database applies exactly that path or refuses.
 
 use chrono::{TimeZone, Utc};
 use proptest::prelude::*;
@@ -98,7 +99,8 @@ fn state() -> impl Strategy<Value = State> {
         })
 }
 
-/// SPEC's table, written out again from SPEC.md, independent of the code.
+/// The README's decision table ("The break-glass decision"), written out
+/// again from there, independent of the code.
 fn spec_path(s: &State) -> &'static str {
     match (s.status, spec_dispatched(s)) {
         ("queued" | "building" | "deploying", false) => "operator_failed",

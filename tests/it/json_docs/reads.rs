@@ -1,0 +1,80 @@
+//! The documents of the commands that only read: diagnose, fleet list,
+//! stuck, history and doctor.
+
+use super::*;
+
+#[test]
+fn diagnose_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    // Together the nine scenarios fill every list: results and routes (3,
+    // 5), network attachments (4), evidence (2, 3, 8).
+    let documents: Vec<Value> = (1..=9)
+        .map(|n| json(&db, &["diagnose", &scenario(n)], 0))
+        .collect();
+    assert_documented("pushleft-controller-diagnose", &documents);
+}
+
+#[test]
+fn fleet_list_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    let fleet = json(&db, &["fleet", "list"], 0);
+    let odd = with_null("fleet_nodes", "pool", "name = 'build-03'");
+    ahead_of_the_clock(&odd);
+    let warned = json(&odd, &["fleet", "list"], 0);
+    assert_documented("pushleft-controller-fleet-list", &[fleet, warned]);
+}
+
+#[test]
+fn stuck_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    let stuck = json(&db, &["stuck"], 0);
+    for list in ["deployments_stuck", "leases_orphaned"] {
+        let found = stuck[list].as_array().map_or(0, Vec::len);
+        assert!(found > 0, "the scenarios have no {list}: nothing to check");
+    }
+    let grouped = json(&db, &["stuck", "--group-by", "node", "--limit", "1"], 0);
+    assert!(grouped["groups"].is_array() && grouped["left_out"].is_object());
+    let odd = with_null("deployments", "org_id", "status = 'building'");
+    ahead_of_the_clock(&odd);
+    let warned = json(&odd, &["stuck"], 0);
+    assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
+}
+
+/// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
+fn ahead_of_the_clock(db: &TestDb) {
+    db.client()
+        .batch_execute(
+            "UPDATE fleet_nodes SET last_seen_at = now() + interval '2 hours' WHERE name = 'edge-01'",
+        )
+        .unwrap();
+}
+
+#[test]
+fn history_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    // One action with the tool's audit; the scenarios' own were typed by
+    // hand (no audit at all).
+    json(
+        &db,
+        &[
+            "fail-safely",
+            "d0000001",
+            "--reason",
+            "INC-4711 json docs",
+            "--yes",
+        ],
+        0,
+    );
+    let history = json(&db, &["history"], 0);
+    assert!(history["actions"][0]["audit"]["tool"].is_string());
+    let odd = with_null("deployment_events", "org_id", "kind = 'operator_failed'");
+    let warned = json(&odd, &["history"], 0);
+    assert_documented("pushleft-controller-history", &[history, warned]);
+}
+
+#[test]
+fn doctor_documents_every_key_it_prints() {
+    let db = TestDb::scenarios();
+    let doctor = json(&db, &["doctor"], 0);
+    assert_documented("pushleft-controller-doctor", &[doctor]);
+}
