@@ -168,39 +168,17 @@ impl Cluster {
     }
 
     pub(crate) fn spawn_watchdog(&mut self) -> Result<()> {
-        let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c")
-            .arg(WATCHDOG_SCRIPT)
-            .arg("pushleft-watchdog")
-            .arg(&self.bin_dir)
-            .arg(&self.data)
-            .arg(&self.base)
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // A session of its own, not only a process group: whatever stops
-        // this process together with its session or group (a terminal
-        // hang-up, a job control kill) must not take the watchdog along.
-        // SAFETY: setsid is async-signal-safe; nothing else runs here.
-        unsafe {
-            cmd.pre_exec(|| {
-                nix::unistd::setsid()
-                    .map(|_| ())
-                    .map_err(std::io::Error::from)
-            });
-        }
-        if let Some((uid, gid)) = self.run_as {
-            cmd.uid(uid.as_raw()).gid(gid.as_raw());
-        }
-        let mut child = cmd
-            .spawn()
-            .context("starting the cleanup watchdog (/bin/sh)")?;
-        let stdin = child
-            .stdin
-            .take()
-            .context("the cleanup watchdog has no stdin pipe")?;
-        self.watchdog = Some((child, stdin));
+        let args = [
+            self.bin_dir.as_os_str(),
+            self.data.as_os_str(),
+            self.base.as_os_str(),
+        ];
+        self.watchdog = Some(spawn_watchdog(
+            WATCHDOG_SCRIPT,
+            "pushleft-watchdog",
+            &args,
+            self.run_as,
+        )?);
         Ok(())
     }
 
@@ -384,4 +362,46 @@ fn append(path: &Path, text: &str) -> Result<()> {
         .with_context(|| format!("opening {}", path.display()))?;
     file.write_all(text.as_bytes())
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// Starts a cleanup watchdog: `script` run by `/bin/sh` as `name` with
+/// `args`, in a session of its own, not only a process group (whatever
+/// stops this process together with its session or group, a terminal
+/// hang-up, a job-control kill, must not take the watchdog along), as
+/// `run_as` when given. It watches the returned stdin pipe: when this
+/// process ends, the pipe closes and the script cleans up.
+pub(crate) fn spawn_watchdog(
+    script: &str,
+    name: &str,
+    args: &[&std::ffi::OsStr],
+    run_as: Option<(nix::unistd::Uid, nix::unistd::Gid)>,
+) -> Result<(Child, ChildStdin)> {
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c")
+        .arg(script)
+        .arg(name)
+        .args(args)
+        .current_dir("/")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe; nothing else runs here.
+    unsafe {
+        cmd.pre_exec(|| {
+            nix::unistd::setsid()
+                .map(|_| ())
+                .map_err(std::io::Error::from)
+        });
+    }
+    if let Some((uid, gid)) = run_as {
+        cmd.uid(uid.as_raw()).gid(gid.as_raw());
+    }
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("starting the cleanup watchdog {name} (/bin/sh)"))?;
+    let stdin = child
+        .stdin
+        .take()
+        .with_context(|| format!("the cleanup watchdog {name} has no stdin pipe"))?;
+    Ok((child, stdin))
 }

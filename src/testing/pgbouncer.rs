@@ -29,6 +29,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::sandbox::cluster::spawn_watchdog;
+
 /// Debian's default configuration, as the package installs it.
 pub const DEBIAN_DEFAULT_INI: &str = "/etc/pgbouncer/pgbouncer.ini";
 
@@ -326,34 +328,14 @@ impl Pgbouncer {
         &mut self,
         run_as: Option<(nix::unistd::Uid, nix::unistd::Gid)>,
     ) -> Result<()> {
-        let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c")
-            .arg(WATCHDOG_SCRIPT)
-            .arg("pushleft-pgbouncer-watchdog")
-            .arg(self.base.join("pgbouncer.pid"))
-            .arg(&self.base)
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // A session of its own, as the cluster's watchdog (see there).
-        // SAFETY: setsid is async-signal-safe; nothing else runs here.
-        unsafe {
-            cmd.pre_exec(|| {
-                nix::unistd::setsid()
-                    .map(|_| ())
-                    .map_err(std::io::Error::from)
-            });
-        }
-        if let Some((uid, gid)) = run_as {
-            cmd.uid(uid.as_raw()).gid(gid.as_raw());
-        }
-        let mut child = cmd.spawn().context("starting PgBouncer's watchdog")?;
-        let stdin = child
-            .stdin
-            .take()
-            .context("the watchdog has no stdin pipe")?;
-        self.watchdog = Some((child, stdin));
+        let pidfile = self.base.join("pgbouncer.pid");
+        let args = [pidfile.as_os_str(), self.base.as_os_str()];
+        self.watchdog = Some(spawn_watchdog(
+            WATCHDOG_SCRIPT,
+            "pushleft-pgbouncer-watchdog",
+            &args,
+            run_as,
+        )?);
         Ok(())
     }
 
