@@ -30,7 +30,9 @@ fn untouched_tables(db: &TestDb) -> String {
         .join("\n")
 }
 
-fn request(deployment: &str, reason: &str) -> Request {
+/// A request as the binary would build it for `deployment` and `reason`
+/// (the guard's property test starts from it too).
+pub fn request(deployment: &str, reason: &str) -> Request {
     Request {
         deployment: deployment.to_string(),
         reason: reason.to_string(),

@@ -10,9 +10,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use pushleft_controller::db::schema_check::AllowedTriggers;
 use pushleft_controller::db::session::Session;
-use pushleft_controller::db::sql::Schema;
-use pushleft_controller::db::transition::{self, Audit, Request};
-use pushleft_controller::decide::Policy;
+use pushleft_controller::db::transition::{self, Request};
 
 use super::{dump_diff, full_dump};
 use crate::support::{TestDb, scenario};
@@ -108,30 +106,17 @@ fn plant(db: &TestDb, case: &Case) {
         .expect("planting the trigger");
 }
 
+/// fail-safely's request as its own tests make it, with a longer lock
+/// timeout and, `vouched_for`, the planted trigger listed.
 fn request(deployment: &str, vouched_for: bool) -> Request {
     Request {
-        deployment: deployment.to_string(),
-        reason: "INC-12 property".to_string(),
-        idempotency_key: None,
-        dry_run: false,
-        expect_path: None,
-        expect_fingerprint: None,
-        role: None,
         lock_timeout: Duration::from_secs(10),
-        policy: Policy::default(),
-        audit: Audit {
-            os_user: "tester".into(),
-            host: "test-host".into(),
-            tool: "pushleft-controller/test".into(),
-            region: None,
-        },
-        schema: Schema::public(),
-        even_if_not_stuck: false,
         allowed_triggers: if vouched_for {
             AllowedTriggers::parse(&["sneaky".to_string()])
         } else {
             AllowedTriggers::default()
         },
+        ..crate::fail_safely::request(deployment, "INC-12 property")
     }
 }
 
