@@ -5,9 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::decide::Policy;
 use crate::decide::input::reason_pattern;
-use crate::decide::triggers::AllowedTriggers;
 use crate::duration::parse_duration;
 
 #[derive(Debug, Args)]
@@ -126,12 +124,6 @@ pub struct GuardArgs {
     pub allowed_triggers: Vec<String>,
 }
 
-impl GuardArgs {
-    pub fn allowed(&self) -> AllowedTriggers {
-        AllowedTriggers::parse(&self.allowed_triggers)
-    }
-}
-
 #[derive(Debug, Subcommand)]
 pub enum FleetCommand {
     /// Every node: pool, status, heartbeat age, slots used.
@@ -176,15 +168,6 @@ pub struct StalenessArgs {
     /// A node whose heartbeat is older than this is stale.
     #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
     pub stale_after: Duration,
-}
-
-impl StalenessArgs {
-    pub fn policy(&self) -> Policy {
-        Policy {
-            stale_after: self.stale_after,
-            ..Policy::default()
-        }
-    }
 }
 
 /// `fleet list --status`.

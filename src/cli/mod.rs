@@ -1,4 +1,5 @@
-//! The command-line interface, as a clap derive definition. Completions and
+//! The command-line interface, as a clap derive definition, and the one
+//! place its arguments become requests (`requests`). Completions and
 //! man pages are generated from this (see `commands::generate`).
 
 use std::time::Duration;
@@ -7,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 mod args;
 mod history;
+mod requests;
 
 pub use args::*;
 pub use history::{HistoryArgs, WhenArg, parse_when};

@@ -19,9 +19,7 @@ pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitCode> {
             allowed_triggers: args.guard.allowed(),
         },
     );
-    super::print(ctx, &report, || {
-        ui::doctor::render(&report, &ctx.output, &settings.describe())
-    })?;
+    ctx.emit(&report)?;
     let failed = report.failed();
     if failed > 0 {
         ui::note(&format!(

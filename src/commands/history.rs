@@ -5,87 +5,52 @@
 use anyhow::Result;
 
 use super::Context;
-use super::regions;
-use crate::cli::{HistoryArgs, WhenArg};
-use crate::db::deployment_id::IdQuery;
-use crate::db::history::{self, HistoryFilter, When};
-use crate::db::{deployment_id, session};
+use super::regions::{self, Regional, Regions};
+use crate::cli::HistoryArgs;
+use crate::db::deployment_id::{self, IdQuery};
+use crate::db::history;
+use crate::db::session::Session;
 use crate::decide::regions::merge_history;
 use crate::exit::{self, ExitCode};
-use crate::ui;
-
-fn when(arg: Option<WhenArg>) -> Option<When> {
-    arg.map(|w| match w {
-        WhenArg::At(at) => When::At(at),
-        WhenArg::Ago(ago) => When::Ago(ago),
-    })
-}
 
 pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
-    let filter = |deployment| HistoryFilter {
-        since: when(args.since),
-        until: when(args.until),
-        operator: args.operator.clone(),
-        reason_contains: args.reason_contains.clone(),
-        deployment,
+    let regions = Regions::requested(ctx, args.regions.all_services)?;
+    let deployment = deployment(args, &regions)?;
+    let many = matches!(regions, Regions::Many(_));
+    let read = |session: &mut Session| {
+        let id = match (&deployment, &args.deployment) {
+            (Some(IdQuery::Full(id)), _) if many => Some(*id),
+            // In one database the id is looked up (a prefix names exactly
+            // one deployment, as everywhere else).
+            (Some(_), Some(text)) => {
+                Some(session.read(|tx| deployment_id::resolve(tx, ctx.schema(), text))?)
+            }
+            _ => None,
+        };
+        history::list(session, ctx.schema(), &args.filter(id), args.limit)
     };
-    let (list, statuses) = match regions::requested(ctx, args.regions.all_services)? {
-        None => {
-            let mut client = ctx.connect_for_reading()?;
-            // A prefix names exactly one deployment, as everywhere else.
-            let deployment = match &args.deployment {
-                Some(text) => {
-                    let mut tx = session::read_only(&mut client)?;
-                    let id = deployment_id::resolve(&mut tx, ctx.schema(), text)?;
-                    tx.commit()?;
-                    Some(id)
-                }
-                None => None,
-            };
-            let list = history::list(&mut client, ctx.schema(), &filter(deployment), args.limit)?;
-            (list, Vec::new())
-        }
-        Some(names) => {
-            // A prefix is resolved in one database; across regions the id
-            // must be whole.
-            let deployment = match args
-                .deployment
-                .as_deref()
-                .map(deployment_id::parse)
-                .transpose()?
-            {
-                None => None,
-                Some(IdQuery::Full(id)) => Some(id),
-                Some(IdQuery::Prefix { .. }) => {
-                    return Err(exit::usage(
-                        "--deployment: with several regions give the full id (a prefix is \
-                         resolved in one database)",
-                    ));
-                }
-            };
-            let filter = filter(deployment);
-            let results = regions::read_all(ctx, &names, &|client| {
-                history::list(client, ctx.schema(), &filter, args.limit)
-            });
-            let (statuses, parts) = regions::split(results);
-            let Some(list) = merge_history(parts, statuses.clone(), args.limit) else {
-                return Ok(regions::finish(ctx, &statuses, ExitCode::Done));
-            };
-            (list, statuses)
-        }
-    };
-    if ctx.output.markdown() {
-        ctx.output.print(&ui::markdown::history(&list))?;
-        ctx.output.warnings(&list.warnings);
-    } else if ctx.output.json() {
-        ui::print_json(&list)?;
-    } else {
-        match ui::history::render(&list, &ctx.output) {
-            Some(table) => ctx.output.print(&table)?,
-            None => ctx.output.note("No operator action matches the filters."),
-        }
-        ctx.output.note(&ui::history::summary(&list, &ctx.output));
-        ctx.output.warnings(&list.warnings);
+    let Regional { value, statuses } = regions.read(ctx, &read, |parts, statuses| {
+        merge_history(parts, statuses, args.limit)
+    })?;
+    if let Some(list) = value {
+        ctx.emit(&list)?;
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
+}
+
+/// `--deployment` as given. A prefix is resolved in one database; across
+/// regions the id must be whole.
+fn deployment(args: &HistoryArgs, regions: &Regions) -> Result<Option<IdQuery>> {
+    let query = args
+        .deployment
+        .as_deref()
+        .map(deployment_id::parse)
+        .transpose()?;
+    if matches!(regions, Regions::Many(_)) && matches!(query, Some(IdQuery::Prefix { .. })) {
+        return Err(exit::usage(
+            "--deployment: with several regions give the full id (a prefix is \
+             resolved in one database)",
+        ));
+    }
+    Ok(query)
 }

@@ -5,6 +5,7 @@ pub mod diagnose;
 pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
+mod formats;
 pub mod generate;
 pub mod history;
 pub mod regions;
@@ -23,7 +24,7 @@ use crate::db;
 use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
-use crate::ui::{self, Output};
+use crate::ui::{self, Output, report::Report};
 
 /// What every command gets: the global options and how to render.
 pub struct Context {
@@ -74,6 +75,12 @@ impl Context {
     /// default lock timeout.
     pub fn connect_for_reading(&self) -> Result<Session> {
         self.connect(connect::DEFAULT_LOCK_TIMEOUT)
+    }
+
+    /// Prints a command's result in the format asked for (the one output
+    /// path, `ui::report`).
+    pub fn emit(&self, report: &impl Report) -> Result<()> {
+        ui::report::emit(&self.output, report)
     }
 
     /// The one region a command acts on, when `--service` names it.
@@ -143,21 +150,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             crate::cli::visible_commands().join(", ")
         )));
     };
-    if ctx.output.format == ui::OutputFormat::Openmetrics && !matches!(command, Command::Stuck(_)) {
-        return Err(exit::usage(
-            "--output openmetrics is for `stuck` (the alerts' metrics); use table or json here",
-        ));
-    }
-    let reports = matches!(
-        command,
-        Command::Diagnose(_) | Command::Stuck(_) | Command::FailSafely(_) | Command::History(_)
-    );
-    if ctx.output.markdown() && !reports {
-        return Err(exit::usage(
-            "--output markdown is for diagnose, stuck, fail-safely and history; use table or json here",
-        ));
-    }
-    let reader = read_only_command(command);
+    formats::check(command, ctx.output.format)?;
     let result = match command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),
         Command::Generate(args) => generate::run(&ctx, args),
@@ -169,27 +162,31 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Stuck(args) => stuck::run(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
     };
-    result.map_err(|err| match reader {
-        Some((doing, rerun)) => {
-            let err = exit::explain_lost(
-                err,
-                Lost {
-                    doing: &doing,
-                    written: ". This command only reads: nothing was written",
-                    next: &exit::rerun_when_up(&rerun),
-                },
-            );
-            db::errors::explain(
-                err,
-                db::errors::Doing {
-                    what: &doing,
-                    written: "This command only reads: nothing was written",
-                    rerun: &rerun,
-                },
-            )
-        }
-        None => err,
-    })
+    result.map_err(|err| explain_read_failure(command, err))
+}
+
+/// A command that only reads says so when it fails: what it was doing,
+/// that nothing was written, and how to rerun it.
+fn explain_read_failure(command: &Command, err: anyhow::Error) -> anyhow::Error {
+    let Some((doing, rerun)) = read_only_command(command) else {
+        return err;
+    };
+    let err = exit::explain_lost(
+        err,
+        Lost {
+            doing: &doing,
+            written: ". This command only reads: nothing was written",
+            next: &exit::rerun_when_up(&rerun),
+        },
+    );
+    db::errors::explain(
+        err,
+        db::errors::Doing {
+            what: &doing,
+            written: "This command only reads: nothing was written",
+            rerun: &rerun,
+        },
+    )
 }
 
 /// For the commands that only read: what they were doing and how to rerun
@@ -217,18 +214,5 @@ fn read_only_command(command: &Command) -> Option<(String, String)> {
             format!("{tool} wait {}", args.deployment),
         )),
         _ => None,
-    }
-}
-
-/// Prints a result: one JSON document, or the table text.
-pub fn print(
-    ctx: &Context,
-    json: &impl serde::Serialize,
-    table: impl FnOnce() -> String,
-) -> Result<()> {
-    if ctx.output.json() {
-        ui::print_json(json)
-    } else {
-        ctx.output.print(&table())
     }
 }

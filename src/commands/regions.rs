@@ -13,33 +13,77 @@ use crate::db::connect::service_names;
 use crate::exit;
 use crate::model::region::RegionStatus;
 
-/// The regions asked for; `None`: one database, as usual.
-pub fn requested(ctx: &Context, all_services: bool) -> Result<Option<Vec<String>>> {
-    if all_services {
-        let names = service_names()?;
-        if names.is_empty() {
-            return Err(exit::usage(
-                "--all-services: no service file defines a service (PGSERVICEFILE, \
-                 ~/.pg_service.conf, PGSYSCONFDIR/pg_service.conf)",
-            ));
+/// Which databases a fleet-wide view reads.
+pub enum Regions {
+    /// One database, as usual.
+    One,
+    /// These regions (connection services), in the order named.
+    Many(Vec<String>),
+}
+
+/// What a fleet-wide view read: the value (merged across the regions that
+/// answered; `None` when regions were asked for and none could be merged)
+/// and each region's status (empty for one database).
+pub struct Regional<T> {
+    pub value: Option<T>,
+    pub statuses: Vec<RegionStatus>,
+}
+
+impl Regions {
+    /// The regions `--service a,b,…` or `--all-services` asks for.
+    pub fn requested(ctx: &Context, all_services: bool) -> Result<Regions> {
+        if all_services {
+            let names = service_names()?;
+            if names.is_empty() {
+                return Err(exit::usage(
+                    "--all-services: no service file defines a service (PGSERVICEFILE, \
+                     ~/.pg_service.conf, PGSYSCONFDIR/pg_service.conf)",
+                ));
+            }
+            return Ok(Regions::Many(names));
         }
-        return Ok(Some(names));
+        let Some(list) = ctx.global.service.as_deref().filter(|s| s.contains(',')) else {
+            return Ok(Regions::One);
+        };
+        Ok(Regions::Many(
+            list.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        ))
     }
-    let Some(list) = ctx.global.service.as_deref().filter(|s| s.contains(',')) else {
-        return Ok(None);
-    };
-    let names: Vec<String> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect();
-    Ok(Some(names))
+
+    /// Reads the one database, or every region in parallel and merges what
+    /// answered (`merge` also gets every region's status).
+    pub fn read<T: Send>(
+        &self,
+        ctx: &Context,
+        read: &(dyn Fn(&mut Session) -> Result<T> + Sync),
+        merge: impl FnOnce(Vec<(String, T)>, Vec<RegionStatus>) -> Option<T>,
+    ) -> Result<Regional<T>> {
+        match self {
+            Regions::One => {
+                let mut session = ctx.connect_for_reading()?;
+                Ok(Regional {
+                    value: Some(read(&mut session)?),
+                    statuses: Vec::new(),
+                })
+            }
+            Regions::Many(names) => {
+                let (statuses, parts) = split(read_all(ctx, names, read));
+                Ok(Regional {
+                    value: merge(parts, statuses.clone()),
+                    statuses,
+                })
+            }
+        }
+    }
 }
 
 /// Reads every region in parallel, each in its own session: the results
 /// in the order the regions were named.
-pub fn read_all<T: Send>(
+fn read_all<T: Send>(
     ctx: &Context,
     regions: &[String],
     read: &(dyn Fn(&mut Session) -> Result<T> + Sync),
@@ -72,7 +116,7 @@ pub fn read_all<T: Send>(
 }
 
 /// The status of each region, and the values of those that answered.
-pub fn split<T>(results: Vec<(String, Result<T>)>) -> (Vec<RegionStatus>, Vec<(String, T)>) {
+fn split<T>(results: Vec<(String, Result<T>)>) -> (Vec<RegionStatus>, Vec<(String, T)>) {
     let mut statuses = Vec::new();
     let mut values = Vec::new();
     for (region, result) in results {

@@ -6,124 +6,51 @@ use crate::db::session::Session;
 use anyhow::Result;
 
 use super::Context;
-use super::regions;
+use super::regions::{self, Regional, Regions};
 use super::watch::{self, Watched};
-use crate::cli::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
+use crate::cli::StuckArgs;
 use crate::db::fleet::{self, FleetFilter};
-use crate::db::stuck::{self, StuckThresholds};
+use crate::db::stuck;
 use crate::decide::Policy;
 use crate::decide::regions::merge_stuck;
-use crate::decide::triage::{self, GroupBy, SortBy, Triage, TriageFilter};
+use crate::decide::triage::{self, Triage};
 use crate::exit::ExitCode;
 use crate::model::fleet::FleetList;
 use crate::model::region::RegionStatus;
 use crate::model::stuck::{StuckReport, StuckScanInfo};
-use crate::model::{BreakGlassPath, DeploymentStatus};
 use crate::ui::openmetrics::Scan;
 use crate::ui::{self, OutputFormat};
-
-fn triage_of(args: &StuckArgs) -> Triage {
-    Triage {
-        filter: TriageFilter {
-            status: args.status.map(|s| match s {
-                DeploymentStatusArg::Queued => DeploymentStatus::Queued,
-                DeploymentStatusArg::Building => DeploymentStatus::Building,
-                DeploymentStatusArg::Deploying => DeploymentStatus::Deploying,
-                DeploymentStatusArg::Running => DeploymentStatus::Running,
-                DeploymentStatusArg::Failed => DeploymentStatus::Failed,
-                DeploymentStatusArg::TeardownQueued => DeploymentStatus::TeardownQueued,
-                DeploymentStatusArg::Destroyed => DeploymentStatus::Destroyed,
-            }),
-            org: args.org.clone(),
-            node: args.node.clone(),
-            pool: args.pool.clone(),
-            path: args.path.map(|p| match p {
-                PathArg::OperatorFailed => BreakGlassPath::OperatorFailed,
-                PathArg::TeardownRequested => BreakGlassPath::TeardownRequested,
-                PathArg::None => BreakGlassPath::None,
-            }),
-        },
-        sort: match args.sort {
-            None | Some(SortArg::StuckFor) => SortBy::StuckFor,
-            Some(SortArg::Status) => SortBy::Status,
-            Some(SortArg::Org) => SortBy::Org,
-            Some(SortArg::Node) => SortBy::Node,
-        },
-        limit: args.limit,
-        group_by: args.group_by.map(|g| match g {
-            GroupByArg::Node => GroupBy::Node,
-            GroupByArg::Pool => GroupBy::Pool,
-            GroupByArg::Status => GroupBy::Status,
-            GroupByArg::Path => GroupBy::Path,
-            GroupByArg::Org => GroupBy::Org,
-        }),
-    }
-}
 
 pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     if args.write.is_some() || ctx.output.format == OutputFormat::Openmetrics {
         return metrics(ctx, args);
     }
+    let triage = args.triage();
     if let Some(interval) = args.watch.watch {
-        let triage = triage_of(args);
-        return watch::watch(
-            ctx,
-            interval,
-            args.watch.count,
-            Watched {
-                read: &mut |client| Ok(triage::triage(scan(ctx, client, args)?, &triage)),
-                text: &|report| {
-                    let mut text = ui::stuck::render(report, &ctx.output);
-                    for line in ctx.output.warning_lines(&report.warnings) {
-                        text.push('\n');
-                        text.push_str(&line);
-                    }
-                    text
-                },
-            },
-        );
+        let watched = Watched {
+            read: &mut |session| Ok(triage::triage(scan(ctx, session, args)?, &triage)),
+            text: &|report| ui::stuck::watch_text(report, &ctx.output),
+        };
+        return watch::watch(ctx, interval, args.watch.count, watched);
     }
-    let (scanned, statuses) = match regions::requested(ctx, args.regions.all_services)? {
-        None => {
-            let mut client = ctx.connect_for_reading()?;
-            (scan(ctx, &mut client, args)?, Vec::new())
-        }
-        Some(names) => {
-            let results = regions::read_all(ctx, &names, &|client| scan(ctx, client, args));
-            let (statuses, parts) = regions::split(results);
-            let merged = merge_stuck(parts, statuses.clone())
-                .unwrap_or_else(|| nothing_read(args, statuses.clone()));
-            (merged, statuses)
-        }
+    let Regional { value, statuses } = Regions::requested(ctx, args.regions.all_services)?.read(
+        ctx,
+        &|session| scan(ctx, session, args),
+        merge_stuck,
+    )?;
+    let scanned = value.unwrap_or_else(|| nothing_read(args, statuses.clone()));
+    let unlimited = Triage {
+        limit: None,
+        ..triage.clone()
     };
-    let triage = triage_of(args);
-    let full = triage::triage(
-        scanned,
-        &Triage {
-            limit: None,
-            ..triage.clone()
-        },
-    );
+    let full = triage::triage(scanned, &unlimited);
     // The rule (README, man page): 10 only for what an operator can act
     // on, among what passed the filters (a monitor for one pool pages for
     // that pool, also for rows --limit hides); a lease only the reclaimer
     // can release is reported, not counted.
-    let actionable = full.actionable();
-    let report = triage::apply_limit(full, triage.limit);
-    if ctx.output.markdown() {
-        ctx.output.print(&ui::markdown::stuck(&report))?;
-        ctx.output.warnings(&report.warnings);
-    } else if ctx.output.json() {
-        ui::print_json(&report)?;
-    } else {
-        ctx.output.print(&ui::stuck::render(&report, &ctx.output))?;
-        ctx.output.warnings(&report.warnings);
-        if let Some(hint) = ui::stuck::hint(&report) {
-            ctx.output
-                .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
-        }
-    }
-    let code = if args.exit_code && actionable {
+    let found = args.exit_code && full.actionable();
+    ctx.emit(&triage::apply_limit(full, triage.limit))?;
+    let code = if found {
         ExitCode::StuckFound
     } else {
         ExitCode::Done
@@ -153,14 +80,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
 }
 
 fn scan(ctx: &Context, client: &mut Session, args: &StuckArgs) -> Result<StuckReport> {
-    let report = stuck::scan(
-        client,
-        ctx.schema(),
-        StuckThresholds {
-            stuck_after: args.for_,
-            grace: args.grace,
-        },
-    )?;
+    let report = stuck::scan(client, ctx.schema(), args.thresholds())?;
     ui::warn_row_security(&report.snapshot.row_security, "the scan");
     Ok(report)
 }
@@ -176,7 +96,7 @@ fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         let triage = Triage {
             limit: None,
             group_by: None,
-            ..triage_of(args)
+            ..args.triage()
         };
         let report = triage::triage(scan(ctx, &mut client, args)?, &triage);
         let all_nodes = FleetFilter::default();

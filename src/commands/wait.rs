@@ -11,12 +11,13 @@ use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use serde::Serialize;
 
 use super::{Context, diagnose};
 use crate::cli::WaitArgs;
+use crate::db::session::Session;
 use crate::decide::{self, Progress};
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::model::wait::WaitReport;
 use crate::ui::{self, wait::Watch};
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
@@ -38,36 +39,52 @@ fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
     ))
 }
 
-/// The `wait --output json` document.
-#[derive(Debug, Serialize)]
-struct WaitReport<'a> {
-    #[serde(flatten)]
-    progress: &'a Progress,
-    timed_out: bool,
-    /// Whole seconds.
-    elapsed_seconds: u64,
-    /// On a timeout: the error document's body, in this one document.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ui::failure::ErrorBody>,
-}
-
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     if let Some(region) = ctx.region() {
         ctx.output
             .note(&format!("region {region} (connection service)"));
     }
-    let mut client = ctx.connect(Duration::from_secs(5))?;
-    let policy = args.staleness.policy();
+    let mut session = ctx.connect(Duration::from_secs(5))?;
     let started = Instant::now();
+    let (progress, timed_out) = follow(ctx, &mut session, args, started)?;
+    let failure =
+        timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
+    let elapsed = started.elapsed();
+    ctx.emit(&WaitReport {
+        progress: &progress,
+        timed_out,
+        elapsed_seconds: elapsed.as_secs(),
+        error: failure
+            .as_ref()
+            .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
+        elapsed,
+    })?;
+    match failure {
+        // Its JSON is the document above: one document on stdout.
+        Some(err) => Err(exit::reported(err)),
+        None => Ok(ExitCode::Done),
+    }
+}
+
+/// Looks again every `--interval` until verified or `--timeout`: the last
+/// progress, and whether it timed out.
+fn follow(
+    ctx: &Context,
+    session: &mut Session,
+    args: &WaitArgs,
+    started: Instant,
+) -> Result<(Progress, bool)> {
+    let policy = args.staleness.policy();
     let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
     let mut deployment = args.deployment.clone();
-    let (progress, timed_out) = loop {
-        let d = diagnose::diagnose(&mut client, ctx.schema(), &deployment, Some(1), &policy)
-            .map_err(|err| {
+    let result = loop {
+        let d = diagnose::assess(session, ctx.schema(), &deployment, Some(1), &policy).map_err(
+            |err| {
                 // The error goes to stderr next: no half-drawn bar above it.
                 watch.finish();
                 lost_track(err, &deployment)
-            })?;
+            },
+        )?;
         // Resolve a prefix once; later looks use the full id.
         deployment = d.snapshot.deployment.id.to_string();
         let p = decide::progress(&d.snapshot, &policy);
@@ -77,38 +94,13 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
             return Err(exit::refused(ui::wait::nothing_to_wait_for_text(&p)));
         }
         watch.show(&p);
-        if p.verified {
-            break (p, false);
-        }
-        if started.elapsed() >= args.timeout {
-            break (p, true);
+        if p.verified || started.elapsed() >= args.timeout {
+            let timed_out = !p.verified;
+            break (p, timed_out);
         }
         let remaining = args.timeout.saturating_sub(started.elapsed());
         std::thread::sleep(args.interval.min(remaining));
     };
     watch.finish();
-    let elapsed = started.elapsed();
-    let failure =
-        timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
-    if ctx.output.json() {
-        ui::print_json(&WaitReport {
-            progress: &progress,
-            timed_out,
-            elapsed_seconds: elapsed.as_secs(),
-            error: failure
-                .as_ref()
-                .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
-        })?;
-    } else if !timed_out {
-        ctx.output.print(&ui::wait::verified_text(
-            &progress,
-            elapsed,
-            ctx.output.width,
-        ))?;
-    }
-    match failure {
-        // Its JSON is the document above: one document on stdout.
-        Some(err) => Err(exit::reported(err)),
-        None => Ok(ExitCode::Done),
-    }
+    Ok(result)
 }

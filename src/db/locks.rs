@@ -5,18 +5,7 @@ use anyhow::{Context, Result};
 
 use super::session::Session;
 use super::sql::{self, Schema};
-
-/// A session holding row locks on the tables fail-safely locks.
-#[derive(Debug, Clone)]
-pub struct LockHolder {
-    pub pid: i32,
-    pub user: Option<String>,
-    pub application: Option<String>,
-    pub client_addr: Option<String>,
-    pub state: Option<String>,
-    /// Whole seconds its transaction has been open.
-    pub transaction_age_seconds: Option<i64>,
-}
+pub use crate::model::outcome::LockHolder;
 
 /// The candidates, longest open first (at most three).
 /// In a pinned read-only transaction of its own, like every read.

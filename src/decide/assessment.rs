@@ -5,27 +5,11 @@
 //! them without depending on `verdict`.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
+pub use crate::model::assessment::{Finding, LastEvent, Severity};
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
 use super::policy::Policy;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Severity {
-    Problem,
-    Warning,
-    Info,
-}
-
-/// One thing an operator should know. `code` is stable (scripts match it).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub code: &'static str,
-    pub severity: Severity,
-    pub message: String,
-}
 
 /// The findings of one assessment, in the order they were found.
 #[derive(Debug, Default)]
@@ -45,15 +29,6 @@ impl Findings {
         self.0.sort_by_key(|f| f.severity);
         self.0
     }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LastEvent {
-    pub sequence: i64,
-    pub kind: String,
-    /// None: NULL in the database.
-    pub occurred_at: Option<DateTime<Utc>>,
-    pub age_seconds: Option<i64>,
 }
 
 /// What the findings of one snapshot are computed from.

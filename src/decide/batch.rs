@@ -2,9 +2,8 @@
 //! id per line, or the JSON of `stuck -o json`), and how the outcomes of a
 //! batch add up to one exit code.
 
-use serde::Serialize;
-
 use crate::exit::{self, ExitCode};
+pub use crate::model::batch::BatchResult;
 
 /// The ids a batch file names, in order, each once. `#` starts a comment;
 /// blank lines are skipped; the first word of a line is the id (so a
@@ -42,34 +41,6 @@ pub fn ids_in(text: &str) -> anyhow::Result<Vec<String>> {
 fn push_once(ids: &mut Vec<String>, id: &str) {
     if !ids.iter().any(|seen| seen == id) {
         ids.push(id.to_string());
-    }
-}
-
-/// What became of one deployment of a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BatchResult {
-    /// Only planned (--dry-run, or before the confirmation).
-    Planned,
-    Applied,
-    /// An earlier run with the same key did it; nothing written now.
-    Replayed,
-    Refused,
-    Failed,
-    /// Not run: the batch stopped before it.
-    Skipped,
-}
-
-impl BatchResult {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BatchResult::Planned => "planned",
-            BatchResult::Applied => "applied",
-            BatchResult::Replayed => "already done",
-            BatchResult::Refused => "refused",
-            BatchResult::Failed => "failed",
-            BatchResult::Skipped => "not run",
-        }
     }
 }
 

@@ -1,22 +1,10 @@
 //! "Dispatched", made exact: which jobs and instances count, and why.
 
-use serde::Serialize;
-use uuid::Uuid;
-
 use crate::duration::ago;
+pub use crate::model::assessment::Evidence;
 use crate::model::{DeploymentSnapshot, short_id};
 
 use super::seconds_between;
-
-/// What makes a deployment "dispatched": one job or instance and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Evidence {
-    /// "job" or "instance".
-    pub kind: &'static str,
-    pub id: Uuid,
-    /// e.g. "build job targeted at build-03; leased (expired 38m ago)".
-    pub detail: String,
-}
 
 /// Which jobs and instances count as dispatched, and why (README, "The
 /// break-glass decision": a job with a target node, a lease or any agent

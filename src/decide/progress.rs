@@ -1,69 +1,14 @@
 //! `wait`'s judgement: how far the runbook's Verification step has come,
 //! and whether it can complete on its own.
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
 use uuid::Uuid;
 
-use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus, InstanceStatus};
+pub use crate::model::progress::{Blocked, Pending, Progress};
+use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus};
 
 use super::assessment::LastEvent;
 use super::policy::Policy;
 use crate::model::clock::age_seconds;
-
-/// Where the deployment stands with respect to the Verification step.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Progress {
-    pub deployment_id: Uuid,
-    pub status: DeploymentStatus,
-    pub verified: bool,
-    pub instances_total: usize,
-    pub instances_removed: usize,
-    /// Reserved or active allocations still held.
-    pub allocations_held: usize,
-    /// What is still outstanding.
-    pub pending: Vec<Pending>,
-    /// Why it may never complete on its own (dead node, network attachment).
-    pub blocked: Vec<Blocked>,
-    pub last_event: Option<LastEvent>,
-}
-
-/// Something the Verification step still waits for.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Pending {
-    /// Neither failed nor teardown_queued: nobody ran fail-safely (or it
-    /// did not take effect); there is nothing to wait for.
-    NotFailed { status: DeploymentStatus },
-    /// Failed; the reaper has not released these reservations yet.
-    ReservationsHeld { count: usize },
-    /// Torn down; this instance is not removed yet.
-    InstanceLive {
-        instance_id: Uuid,
-        role_name: String,
-        status: InstanceStatus,
-    },
-    /// Torn down; allocations still held.
-    AllocationsHeld { count: usize },
-}
-
-/// Why the Verification step may never complete on its own.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Blocked {
-    /// The teardown waits for a node that is offline or stale.
-    DeadNode {
-        node_id: Uuid,
-        node_name: String,
-        last_seen_at: Option<DateTime<Utc>>,
-        heartbeat_age_seconds: Option<i64>,
-    },
-    /// A network attachment keeps the reaper off the reservations.
-    NetworkAttachment {
-        segments: Vec<String>,
-        reservations: usize,
-    },
-}
 
 impl Progress {
     /// Nobody failed the deployment: waiting cannot end in verification.

@@ -1,42 +1,16 @@
 //! The whole assessment of one deployment: the path, its evidence, the
 //! findings an operator should know, and what to run next.
 
-use serde::Serialize;
-
+pub use crate::model::assessment::Verdict;
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
-use super::assessment::{Assessment, Finding, Findings, LastEvent, last_activity};
-use super::evidence::{Evidence, dispatch_evidence};
+use super::assessment::{Assessment, Findings, LastEvent, last_activity};
+use super::evidence::dispatch_evidence;
 use super::findings;
 use super::path::decide_path;
 use super::policy::Policy;
 use super::verdict_text::{Asker, explain, next_command};
 use crate::model::clock::age_seconds;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Verdict {
-    pub path: BreakGlassPath,
-    pub dispatched: bool,
-    pub evidence: Vec<Evidence>,
-    pub findings: Vec<Finding>,
-    /// One line: what is wrong.
-    pub headline: String,
-    /// Why this path.
-    pub reason: String,
-    pub last_event: Option<LastEvent>,
-    /// Stuck by the alerts' definitions (see `decide::stuck`): what
-    /// fail-safely requires, unless told `--even-if-not-stuck`.
-    pub stuck: bool,
-    /// In flight: seconds since the last event (or creation).
-    pub stuck_for_seconds: Option<i64>,
-    /// The next command to run, if any.
-    pub next_command: Option<String>,
-    /// False when a row the decision rests on holds a value this tool does
-    /// not know (or a NULL where the reference schema says NOT NULL): the
-    /// path is then `none`, the reason names the values, and fail-safely
-    /// refuses.
-    pub decidable: bool,
-}
 
 /// The whole assessment of a snapshot. Pure: same snapshot, same verdict.
 pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {

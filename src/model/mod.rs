@@ -1,15 +1,24 @@
 //! The typed rows the tool reads and every status enum, with no I/O: the
 //! vocabulary every other layer speaks.
 
+pub mod assessment;
+pub mod batch;
 pub mod clock;
+pub mod connection;
 pub mod deployment;
+pub mod diagnose;
+pub mod doctor;
+pub mod failure;
 pub mod fleet;
 pub mod history;
 pub mod ids;
+pub mod outcome;
 pub mod path;
+pub mod progress;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod wait;
 pub mod warning;
 
 pub use deployment::{

@@ -5,67 +5,11 @@
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
 
 use super::output::{Output, Paint};
+use super::report::{Line, Report};
 use super::sanitize::visible;
-use crate::db::transition::Outcome;
-use crate::decide::batch::BatchResult;
-
-/// One deployment of the batch: what happened, and the outcome or error.
-#[derive(Debug, Serialize)]
-pub struct BatchItem {
-    /// As given in the batch.
-    pub deployment: String,
-    pub result: BatchResult,
-    pub exit_code: i32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub outcome: Option<Outcome>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-}
-
-/// How many of each result.
-#[derive(Debug, Default, Serialize)]
-pub struct BatchSummary {
-    pub total: usize,
-    pub planned: usize,
-    pub applied: usize,
-    pub replayed: usize,
-    pub refused: usize,
-    pub failed: usize,
-    pub skipped: usize,
-}
-
-/// The `fail-safely --from --output json` document.
-#[derive(Debug, Serialize)]
-pub struct BatchReport {
-    pub dry_run: bool,
-    pub outcomes: Vec<BatchItem>,
-    pub summary: BatchSummary,
-    /// The process's exit status: the most serious among the deployments.
-    pub exit_code: i32,
-}
-
-impl BatchSummary {
-    pub fn of(items: &[BatchItem]) -> BatchSummary {
-        let mut s = BatchSummary {
-            total: items.len(),
-            ..BatchSummary::default()
-        };
-        for item in items {
-            match item.result {
-                BatchResult::Planned => s.planned += 1,
-                BatchResult::Applied => s.applied += 1,
-                BatchResult::Replayed => s.replayed += 1,
-                BatchResult::Refused => s.refused += 1,
-                BatchResult::Failed => s.failed += 1,
-                BatchResult::Skipped => s.skipped += 1,
-            }
-        }
-        s
-    }
-}
+use crate::model::batch::{BatchItem, BatchReport};
 
 /// What the plan says of one deployment, in one line.
 fn plan_line(item: &BatchItem) -> String {
@@ -178,4 +122,10 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
     }
     lines.push("Next: pushleft-controller wait <deployment>, and `history` for the record".into());
     lines.join("\n")
+}
+
+impl Report for BatchReport {
+    fn human(&self, out: &Output) -> Vec<Line> {
+        vec![Line::Out(summary_text(out, self))]
+    }
 }

@@ -1,118 +1,55 @@
 //! `diagnose` on the screen: the verdict first, then one table per runbook
-//! section (`diagnose_sections`); or one JSON document.
-
-use std::cell::RefCell;
+//! section (`diagnose_sections`); or one JSON document, the model's
+//! [`DiagnoseReport`].
 
 use serde::Serialize;
 
+use super::OutputFormat;
 use super::diagnose_sections as sections;
 use super::output::{Output, Paint};
+use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::text::{fit_command, wrap};
 use crate::decide::{Policy, Severity, Verdict};
-use crate::model::{
-    Allocation, BreakGlassPath, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult,
-    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
-};
+use crate::model::diagnose::DiagnoseReport;
+use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
-/// A node row with its `stale` flag, for JSON.
-#[derive(Debug, Serialize)]
-pub struct NodeView<'a> {
-    #[serde(flatten)]
-    pub node: &'a Node,
-    pub stale: bool,
+/// A diagnosis to show: the JSON document, and what the screen and the
+/// ticket are drawn from (the snapshot as read, the staleness policy).
+pub struct Diagnosis<'a> {
+    pub document: DiagnoseReport<'a>,
+    pub snapshot: &'a DeploymentSnapshot,
+    pub policy: &'a Policy,
 }
 
-/// The trail in a document: the events read, or a stream of them written
-/// as they arrive (a million events are never held in memory).
-pub enum Events<'a> {
-    Rows(&'a [Event]),
-    Stream(RefCell<&'a mut dyn Iterator<Item = anyhow::Result<Event>>>),
-}
-
-impl std::fmt::Debug for Events<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Events::Rows(rows) => write!(f, "{} events", rows.len()),
-            Events::Stream(_) => f.write_str("a stream of events"),
-        }
-    }
-}
-
-impl Serialize for Events<'_> {
+impl Serialize for Diagnosis<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
-        match self {
-            Events::Rows(rows) => rows.serialize(serializer),
-            Events::Stream(stream) => {
-                let mut stream = stream.borrow_mut();
-                let mut seq = serializer.serialize_seq(None)?;
-                for event in &mut **stream {
-                    let event = event.map_err(|err| S::Error::custom(format!("{err:#}")))?;
-                    seq.serialize_element(&event)?;
-                }
-                seq.end()
-            }
-        }
+        self.document.serialize(serializer)
     }
 }
 
-/// The `diagnose --output json` document (documented in the man page).
-#[derive(Debug, Serialize)]
-pub struct DiagnoseReport<'a> {
-    /// The region (connection service) it was read from, when one was
-    /// named with --service.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub region: Option<String>,
-    pub deployment: &'a Deployment,
-    pub verdict: &'a Verdict,
-    pub fingerprint: &'a str,
-    pub snapshot: &'a ReadInfo,
-    pub events: Events<'a>,
-    pub events_total: i64,
-    pub jobs: &'a [Job],
-    pub results: &'a [JobResult],
-    pub source_snapshots: &'a [SourceSnapshot],
-    pub release_artifacts: &'a [ReleaseArtifact],
-    pub instances: &'a [Instance],
-    pub allocations: &'a [Allocation],
-    pub routes: &'a [Route],
-    pub network_attachments: &'a [NetworkAttachment],
-    pub nodes: Vec<NodeView<'a>>,
-}
+impl Report for Diagnosis<'_> {
+    const FORMATS: &'static [OutputFormat] = report::WITH_MARKDOWN;
 
-impl<'a> DiagnoseReport<'a> {
-    pub fn new(
-        s: &'a DeploymentSnapshot,
-        verdict: &'a Verdict,
-        fingerprint: &'a str,
-        policy: &Policy,
-    ) -> DiagnoseReport<'a> {
-        DiagnoseReport {
-            region: None,
-            deployment: &s.deployment,
-            verdict,
-            fingerprint,
-            snapshot: &s.snapshot,
-            events: Events::Rows(&s.events),
-            events_total: s.events_total,
-            jobs: &s.jobs,
-            results: &s.results,
-            source_snapshots: &s.source_snapshots,
-            release_artifacts: &s.release_artifacts,
-            instances: &s.instances,
-            allocations: &s.allocations,
-            routes: &s.routes,
-            network_attachments: &s.network_attachments,
-            nodes: s
-                .nodes
-                .iter()
-                .map(|node| NodeView {
-                    node,
-                    stale: policy.is_stale(node, s.snapshot.at),
-                })
-                .collect(),
-        }
+    /// The region first, when one was named, then the verdict and the
+    /// sections.
+    fn human(&self, out: &Output) -> Vec<Line> {
+        let d = &self.document;
+        let region = d
+            .region
+            .as_ref()
+            .map(|region| Line::Note(format!("region {region} (connection service)")));
+        let table = diagnose_table(out, self.snapshot, d.verdict, d.fingerprint, self.policy);
+        region.into_iter().chain([Line::Out(table)]).collect()
+    }
+
+    fn markdown(&self, _out: &Output) -> Vec<Line> {
+        let d = &self.document;
+        vec![Line::Out(super::markdown::diagnose(
+            self.snapshot,
+            d.verdict,
+            d.fingerprint,
+        ))]
     }
 }
 

@@ -2,12 +2,13 @@
 //! a hanging indent).
 
 use super::output::{Output, Paint};
+use super::report::{Line, Report};
 use super::sanitize::visible;
 use super::text::wrap;
-use crate::db::doctor::{Report, Status};
+use crate::model::doctor::{Report as DoctorReport, Status};
 
 /// `target`: where the connection goes, as `Settings::describe` says it.
-pub fn render(report: &Report, output: &Output, target: &str) -> String {
+pub fn render(report: &DoctorReport, output: &Output, target: &str) -> String {
     let mut lines: Vec<String> = wrap(
         &visible(&format!("pushleft-controller doctor: {target}")),
         output.width,
@@ -48,4 +49,10 @@ pub fn render(report: &Report, output: &Output, target: &str) -> String {
         output.paint("some checks FAILED", Paint::Bad)
     });
     lines.join("\n")
+}
+
+impl Report for DoctorReport {
+    fn human(&self, out: &Output) -> Vec<Line> {
+        vec![Line::Out(render(self, out, &self.described))]
+    }
 }

@@ -4,11 +4,13 @@
 
 use serde_json::Value;
 
+use super::OutputFormat;
 use super::output::{Output, Paint};
+use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::text::{fit_command, wrap};
-use crate::db::transition::Outcome;
 use crate::decide::Severity;
+use crate::model::outcome::Outcome;
 
 /// The warnings and problems the decision found (a teardown that will
 /// wait for a dead node, say): the plan, the dry run and the outcome all
@@ -56,7 +58,7 @@ fn more(total: usize, what: &str, lines: &mut Vec<String>) {
 
 /// "Held by session 4242 (ops, psql, from 10.0.0.5, idle in transaction,
 /// its transaction open for 3m)": who to look at after a lock timeout.
-pub fn lock_holders_text(holders: &[crate::db::locks::LockHolder]) -> String {
+pub fn lock_holders_text(holders: &[crate::model::outcome::LockHolder]) -> String {
     let sessions: Vec<String> = holders
         .iter()
         .map(|h| {
@@ -209,4 +211,16 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         ));
     }
     lines.join("\n")
+}
+
+impl Report for Outcome {
+    const FORMATS: &'static [OutputFormat] = report::WITH_MARKDOWN;
+
+    fn human(&self, out: &Output) -> Vec<Line> {
+        vec![Line::Out(outcome_text(out, self))]
+    }
+
+    fn markdown(&self, _out: &Output) -> Vec<Line> {
+        vec![Line::Out(super::markdown::fail_safely(self))]
+    }
 }

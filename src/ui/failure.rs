@@ -11,16 +11,7 @@ use super::output::{print_json, screen_width};
 use super::sanitize::visible;
 use super::text::wrap;
 use crate::exit::{ErrorKind, ExitCode, Reported, Tag};
-
-#[derive(Debug, Serialize)]
-pub struct ErrorBody {
-    pub exit_code: i32,
-    pub kind: ErrorKind,
-    /// What failed, in words (the error and its causes).
-    pub message: String,
-    /// What to do next, when there is something to do.
-    pub next: Option<String>,
-}
+pub use crate::model::failure::ErrorBody;
 
 #[derive(Debug, Serialize)]
 struct ErrorDocument {

@@ -1,6 +1,7 @@
 //! `fleet list` on the screen.
 
 use super::output::{Output, Paint};
+use super::report::{self, Line, Report};
 use super::stuck::{clock_skew_lines, standby_line};
 use super::table::{Cell, Table, col};
 use super::text::{stamp, wrapped};
@@ -89,4 +90,29 @@ pub fn summary(fleet: &FleetList, out: &Output) -> String {
         "",
         "  ",
     )
+}
+
+impl Report for FleetList {
+    fn human(&self, out: &Output) -> Vec<Line> {
+        let mut lines = match render(self, out) {
+            Some(table) => vec![Line::Out(table), Line::Note(summary(self, out))],
+            None => vec![Line::Note(NOTHING.to_string())],
+        };
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
+}
+
+/// What the view says when no node passes the filters.
+const NOTHING: &str = "No node matches the filters.";
+
+/// One `--watch` screen: the view (or that nothing matches), the summary
+/// and the warnings.
+pub fn watch_text(fleet: &FleetList, out: &Output) -> String {
+    let mut lines = vec![
+        Line::Out(render(fleet, out).unwrap_or_else(|| NOTHING.to_string())),
+        Line::Note(summary(fleet, out)),
+    ];
+    lines.extend(report::warnings(out, &fleet.warnings));
+    report::joined(&lines)
 }

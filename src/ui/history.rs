@@ -1,6 +1,8 @@
 //! `history` on the screen: one row per action, newest first.
 
+use super::OutputFormat;
 use super::output::{Output, Paint};
+use super::report::{self, Line, Report};
 use super::table::{Cell, Table, col};
 use super::text::{stamp, wrapped};
 use crate::duration;
@@ -80,4 +82,24 @@ pub fn summary(history: &History, out: &Output) -> String {
         )
     };
     wrapped(&text, out.width, "", "  ")
+}
+
+impl Report for History {
+    const FORMATS: &'static [OutputFormat] = report::WITH_MARKDOWN;
+
+    fn human(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![match render(self, out) {
+            Some(table) => Line::Out(table),
+            None => Line::Note("No operator action matches the filters.".to_string()),
+        }];
+        lines.push(Line::Note(summary(self, out)));
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
+
+    fn markdown(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(super::markdown::history(self))];
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
 }

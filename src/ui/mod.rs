@@ -17,6 +17,7 @@ pub mod markdown;
 pub mod openmetrics;
 pub mod output;
 pub mod prompt;
+pub mod report;
 pub mod sanitize;
 pub mod stuck;
 pub mod table;

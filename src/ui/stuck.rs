@@ -1,10 +1,12 @@
 //! `stuck` on the screen: the two alerts as two tables, then each row's
 //! next step with its command whole on a line of its own.
 
+use super::OutputFormat;
 use super::output::{Output, Paint};
+use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::table::{Cell, Table, col};
-use super::text::{fit_command, stamp, wrap};
+use super::text::{fit_command, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
 use crate::model::region::RegionStatus;
@@ -375,4 +377,38 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
         table.row(cells);
     }
     table.render(out)
+}
+
+impl Report for StuckReport {
+    /// `-o openmetrics` is the alerts' metrics (`ui::openmetrics`).
+    const FORMATS: &'static [OutputFormat] = &[
+        OutputFormat::Table,
+        OutputFormat::Wide,
+        OutputFormat::Json,
+        OutputFormat::Markdown,
+        OutputFormat::Openmetrics,
+    ];
+
+    fn human(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(render(self, out))];
+        lines.extend(report::warnings(out, &self.warnings));
+        if let Some(hint) = hint(self) {
+            lines.push(Line::Note(wrapped(hint, out.width, "", "  ")));
+        }
+        lines
+    }
+
+    fn markdown(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(super::markdown::stuck(self))];
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
+}
+
+/// One `--watch` screen: the view and its warnings (no hint: the screen
+/// is for watching).
+pub fn watch_text(report: &StuckReport, out: &Output) -> String {
+    let mut lines = vec![Line::Out(render(report, out))];
+    lines.extend(report::warnings(out, &report.warnings));
+    report::joined(&lines)
 }

@@ -7,12 +7,14 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::output;
+use super::output::{self, Output};
+use super::report::{Line, Report};
 use super::sanitize::visible;
 use super::text::stamp;
 use crate::decide::{Blocked, Pending, Progress};
 use crate::duration::{ago, human};
 use crate::model::short_id;
+use crate::model::wait::WaitReport;
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
@@ -231,4 +233,19 @@ pub fn nothing_to_wait_for_text(p: &Progress) -> String {
         "deployment {} is {}: nobody has failed it (fail-safely did not run, or did not take effect), so there is nothing to wait for. Next step: `pushleft-controller diagnose {id}`, then fail-safely if a path applies",
         p.deployment_id, p.status
     )
+}
+
+impl Report for WaitReport<'_> {
+    /// A timeout says so as an error on stderr; JSON carries it in the
+    /// document.
+    fn human(&self, out: &Output) -> Vec<Line> {
+        if self.timed_out {
+            return Vec::new();
+        }
+        vec![Line::Out(verified_text(
+            self.progress,
+            self.elapsed,
+            out.width,
+        ))]
+    }
 }

@@ -289,7 +289,7 @@ fn the_snapshot_is_one_read_only_statement() {
     assert_eq!(fast["snapshot"]["read_only"], true);
     let mut client = Session::from(db.client());
     let read = |client: &mut Session| {
-        diagnose::diagnose(
+        diagnose::assess(
             client,
             &Schema::public(),
             &scenario(1),

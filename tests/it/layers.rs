@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 mod circles;
 mod code;
+mod shape;
 mod size;
 
 /// Top-level modules of the crate and their layer: a module may use a

@@ -12,13 +12,14 @@ use std::path::Path;
 use crate::db::session::Session;
 use anyhow::{Context as _, Result};
 
-use super::request::{execute, refuse_without_terminal, request_from};
+use super::request::{execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::Request;
 use crate::decide::batch::{BatchResult, batch_code, ids_in};
 use crate::exit::{self, ExitCode};
-use crate::ui::{self, batch::BatchItem, batch::BatchReport, batch::BatchSummary};
+use crate::model::batch::{BatchItem, BatchReport, BatchSummary};
+use crate::ui;
 
 fn read_batch(from: &Path) -> Result<String> {
     let mut text = String::new();
@@ -123,6 +124,21 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
             "--output markdown is for one deployment; a batch reports as table or json",
         ));
     }
+    let requests = requests(ctx, args, from)?;
+    let terminal = refuse_without_terminal(args)?;
+    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
+    let mut client = ctx.connect(lock_timeout)?;
+    let items = if args.dry_run || args.yes {
+        unattended(&mut client, &requests, args, terminal)
+    } else {
+        confirm_and_apply(ctx, &mut client, &requests, args, terminal)?
+    };
+    finish(ctx, items, args.dry_run)
+}
+
+/// The batch's requests, every id and the whole request checked before
+/// anything is connected to.
+fn requests(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<Vec<Request>> {
     let ids = ids_in(&read_batch(from)?)?;
     if ids.is_empty() {
         return Err(exit::usage(format!(
@@ -141,32 +157,30 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
     for id in &ids {
         crate::db::deployment_id::parse(id)?;
     }
-    let requests = ids
-        .iter()
-        .map(|id| request_from(ctx, args, id))
-        .collect::<Result<Vec<_>>>()?;
-    let terminal = refuse_without_terminal(args)?;
-    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
-    let mut client = ctx.connect(lock_timeout)?;
+    ids.iter().map(|id| args.request(&ctx.global, id)).collect()
+}
 
-    let items = if args.dry_run || args.yes {
-        let _deferred = crate::interrupt::deferred();
-        let bar = ui::batch::progress(terminal && !args.dry_run, requests.len());
-        let items = run_each(
-            &mut client,
-            &requests,
-            args.keep_going,
-            args.dry_run,
-            bar.as_ref(),
-        );
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
-        }
-        items
-    } else {
-        confirm_and_apply(ctx, &mut client, &requests, args, terminal)?
-    };
-    finish(ctx, items, args.dry_run)
+/// `--dry-run` (the plan) or `--yes` (applied without asking), with a
+/// progress bar on a terminal for the writes.
+fn unattended(
+    client: &mut Session,
+    requests: &[Request],
+    args: &FailSafelyArgs,
+    terminal: bool,
+) -> Vec<BatchItem> {
+    let _deferred = crate::interrupt::deferred();
+    let bar = ui::batch::progress(terminal && !args.dry_run, requests.len());
+    let items = run_each(
+        client,
+        requests,
+        args.keep_going,
+        args.dry_run,
+        bar.as_ref(),
+    );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    items
 }
 
 /// Plan every deployment (dry runs), show the plan, ask once, then apply
@@ -239,8 +253,6 @@ fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCod
         outcomes: items,
         exit_code: code.as_i32(),
     };
-    crate::commands::print(ctx, &report, || {
-        ui::batch::summary_text(&ctx.output, &report)
-    })?;
+    ctx.emit(&report)?;
     Ok(code)
 }

@@ -7,47 +7,10 @@ use std::io::IsTerminal;
 use crate::db::session::Session;
 use anyhow::Result;
 
-use crate::cli::{ExpectedPath, FailSafelyArgs};
-use crate::commands::Context;
-use crate::db::transition::{self, Audit, Outcome, Request};
-use crate::decide::input::{validate_fingerprint, validate_key, validate_reason};
+use crate::cli::FailSafelyArgs;
+use crate::db::transition::{self, Outcome, Request};
 use crate::exit::{self, ExitCode};
-use crate::model::BreakGlassPath;
 use crate::ui;
-
-/// The request for one deployment of `args` (the positional one, or one
-/// of a batch).
-pub fn request_from(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<Request> {
-    Ok(Request {
-        deployment: deployment.to_string(),
-        reason: validate_reason(&args.reason, args.reason_pattern.as_ref())?,
-        idempotency_key: args
-            .idempotency_key
-            .as_deref()
-            .map(validate_key)
-            .transpose()?,
-        dry_run: args.dry_run,
-        expect_path: args.expect_path.map(|p| match p {
-            ExpectedPath::OperatorFailed => BreakGlassPath::OperatorFailed,
-            ExpectedPath::TeardownRequested => BreakGlassPath::TeardownRequested,
-        }),
-        expect_fingerprint: args
-            .expect_fingerprint
-            .as_deref()
-            .map(validate_fingerprint)
-            .transpose()?,
-        role: args.role.clone(),
-        lock_timeout: args.lock_timeout,
-        policy: args.staleness.policy(),
-        audit: Audit {
-            region: ctx.region(),
-            ..Audit::of_this_process()
-        },
-        schema: ctx.schema().clone(),
-        even_if_not_stuck: args.even_if_not_stuck,
-        allowed_triggers: args.guard.allowed(),
-    })
-}
 
 /// The transition, with each retry shown to the operator; a lock timeout
 /// names the session that holds the locks.

@@ -5,7 +5,7 @@
 use crate::db::session::Session;
 use anyhow::Result;
 
-use super::request::{execute, refuse_without_terminal, request_from};
+use super::request::{execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::{Outcome, Request};
@@ -53,7 +53,7 @@ fn complete(
         outcome.next_command = command;
     }
     if outcome.replayed {
-        let now = crate::commands::diagnose::diagnose(
+        let now = crate::commands::diagnose::assess(
             client,
             &request.schema,
             &outcome.deployment_id.to_string(),
@@ -69,41 +69,35 @@ fn complete(
 
 /// The positional deployment's run.
 pub fn run(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<ExitCode> {
-    let request = request_from(ctx, args, deployment)?;
+    let request = args.request(&ctx.global, deployment)?;
     refuse_without_terminal(args)?;
     let mut client = ctx.connect(request.lock_timeout)?;
     let outcome = if request.dry_run || args.yes {
         execute(&mut client, &request)?
     } else {
-        let plan = execute(
-            &mut client,
-            &Request {
-                dry_run: true,
-                ..request.clone()
-            },
-        )?;
-        if plan.replayed {
-            plan
-        } else {
-            ui::note(&ui::fail_safely::plan_text(&ctx.output, &plan));
-            ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck)?;
-            execute(
-                &mut client,
-                &Request {
-                    expect_path: Some(plan.path),
-                    expect_fingerprint: plan.fingerprint.clone(),
-                    ..request.clone()
-                },
-            )?
-        }
+        confirm_and_apply(ctx, &mut client, &request)?
     };
-    let outcome = complete(&mut client, &request, args, outcome)?;
-    if ctx.output.markdown() {
-        ctx.output.print(&ui::markdown::fail_safely(&outcome))?;
-        return Ok(ExitCode::Done);
-    }
-    crate::commands::print(ctx, &outcome, || {
-        ui::fail_safely::outcome_text(&ctx.output, &outcome)
-    })?;
+    ctx.emit(&complete(&mut client, &request, args, outcome)?)?;
     Ok(ExitCode::Done)
+}
+
+/// Plans under the locks (rolled back), shows the plan, asks, then applies
+/// with the plan's path and fingerprint required.
+fn confirm_and_apply(ctx: &Context, client: &mut Session, request: &Request) -> Result<Outcome> {
+    let dry_run = Request {
+        dry_run: true,
+        ..request.clone()
+    };
+    let plan = execute(client, &dry_run)?;
+    if plan.replayed {
+        return Ok(plan);
+    }
+    ui::note(&ui::fail_safely::plan_text(&ctx.output, &plan));
+    ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck)?;
+    let held_to_plan = Request {
+        expect_path: Some(plan.path),
+        expect_fingerprint: plan.fingerprint.clone(),
+        ..request.clone()
+    };
+    execute(client, &held_to_plan)
 }

@@ -76,6 +76,7 @@ mod test_support;
 mod tls;
 mod verify;
 
+pub use crate::model::connection::{APPLICATION_NAME, Reached, Target, Transport};
 pub use conninfo::primary_from_conninfo;
 pub use env::os_user;
 use env::process_env;
@@ -85,9 +86,6 @@ pub use service::service_names;
 use tls::TlsOptions;
 pub use tls::{RootCerts, SslMode};
 pub use verify::Verified;
-
-/// `pushleft-controller/<version>`: what `pg_stat_activity` shows.
-pub const APPLICATION_NAME: &str = concat!("pushleft-controller/", env!("CARGO_PKG_VERSION"));
 
 /// The lock timeout of commands that do not take row locks on purpose.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
@@ -127,18 +125,6 @@ impl fmt::Display for PasswordSource {
     }
 }
 
-/// Where a connection goes, without the password: for `doctor` and
-/// messages.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Target {
-    /// Host names, addresses or socket directories, comma-separated.
-    pub host: String,
-    /// The first host's port.
-    pub port: u16,
-    pub database: String,
-    pub user: String,
-}
-
 /// libpq's `target_session_attrs`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -149,58 +135,6 @@ pub enum SessionAttrs {
     Primary,
     Standby,
     PreferStandby,
-}
-
-/// How a session was reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Transport {
-    Tcp,
-    Unix,
-}
-
-/// The server a session really reached: the address dialled (or the
-/// socket), and how TLS went. Never the password.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Reached {
-    pub transport: Transport,
-    /// The `host` entry this address belongs to (`null`: hostaddr only).
-    pub host: Option<String>,
-    /// The IP address dialled (TCP).
-    pub address: Option<String>,
-    pub port: u16,
-    /// The socket file (unix).
-    pub socket: Option<String>,
-    pub database: String,
-    pub user: String,
-    pub tls: bool,
-    /// The TLS version, as the server reports it (filled in by `doctor`).
-    pub tls_version: Option<String>,
-    /// How the server's certificate was checked (`null` without TLS).
-    pub certificate: Option<Verified>,
-}
-
-impl Reached {
-    /// `127.0.0.1:5432 (host db1)` or `/var/run/postgresql/.s.PGSQL.5432`.
-    pub fn describe(&self) -> String {
-        match (&self.socket, &self.address) {
-            (Some(socket), _) => format!("unix socket {socket}"),
-            (None, Some(address)) => {
-                let address = if address.contains(':') {
-                    format!("[{address}]")
-                } else {
-                    address.clone()
-                };
-                match &self.host {
-                    Some(host) if *host != address => {
-                        format!("{address}:{} (host {host})", self.port)
-                    }
-                    _ => format!("{address}:{}", self.port),
-                }
-            }
-            (None, None) => format!("port {}", self.port),
-        }
-    }
 }
 
 /// What connecting needs from the command line, as plain data: the

@@ -10,55 +10,12 @@ use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use crate::model::connection::SslMode;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::version::{TLS12, TLS13};
-use serde::Serialize;
 
 use super::verify::{LibpqVerifier, NameCheck, Recorder, Roots};
-
-/// libpq's `sslmode`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SslMode {
-    Disable,
-    Allow,
-    Prefer,
-    Require,
-    VerifyCa,
-    VerifyFull,
-}
-
-impl SslMode {
-    pub fn parse(text: &str) -> Option<SslMode> {
-        Some(match text {
-            "disable" => SslMode::Disable,
-            "allow" => SslMode::Allow,
-            "prefer" => SslMode::Prefer,
-            "require" => SslMode::Require,
-            "verify-ca" => SslMode::VerifyCa,
-            "verify-full" => SslMode::VerifyFull,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SslMode::Disable => "disable",
-            SslMode::Allow => "allow",
-            SslMode::Prefer => "prefer",
-            SslMode::Require => "require",
-            SslMode::VerifyCa => "verify-ca",
-            SslMode::VerifyFull => "verify-full",
-        }
-    }
-
-    /// The server's certificate must be checked against trusted roots
-    /// (other modes check it too when a root certificate file exists).
-    pub fn verifies(self) -> bool {
-        matches!(self, SslMode::VerifyCa | SslMode::VerifyFull)
-    }
-}
 
 impl fmt::Display for SslMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

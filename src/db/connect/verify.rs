@@ -8,29 +8,17 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub use crate::model::connection::Verified;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::server::ParsedCertificate;
 use rustls::{CertificateError, DigitallySignedStruct, RootCertStore, SignatureScheme};
-use serde::Serialize;
 use x509_cert::Certificate;
 use x509_cert::der::Decode;
 use x509_cert::der::oid::ObjectIdentifier;
 use x509_cert::ext::pkix::SubjectAltName;
 use x509_cert::ext::pkix::name::GeneralName;
-
-/// How the server's certificate was checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verified {
-    /// Not at all: no root certificate (sslmode prefer, allow, require).
-    None,
-    /// The chain leads to a trusted root.
-    Chain,
-    /// The chain, and the certificate names the host (verify-full).
-    ChainAndHostName,
-}
 
 /// Set when a TLS handshake reached the certificate check.
 pub(super) type Recorder = Arc<Mutex<Option<Verified>>>;

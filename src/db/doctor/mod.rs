@@ -12,12 +12,12 @@
 //! `schema.rs` (the schema check, in doctor's words) and `session.rs` (the
 //! session settings in force).
 
+pub use crate::model::doctor::{Check, Report, Status};
 use anyhow::{Context, Result};
-use serde::Serialize;
 
 use super::session::{Pinned, Terms};
 use super::sql::Schema;
-use crate::db::connect::{self, Reached, Settings, SslMode, Target};
+use crate::db::connect::{self, Reached, Settings};
 use crate::decide::triggers::AllowedTriggers;
 
 pub mod indexes;
@@ -30,41 +30,6 @@ use privileges::{assume_role, read_privileges, write_privileges};
 use schema::schema;
 use server::{identity, recovery, server, tls};
 use session::session;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    Ok,
-    Warn,
-    Fail,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Check {
-    pub name: &'static str,
-    pub status: Status,
-    pub detail: String,
-}
-
-/// The JSON document (see the man page).
-#[derive(Debug, Serialize)]
-pub struct Report {
-    pub target: Target,
-    pub sslmode: SslMode,
-    /// The server really reached (`None`: no connection).
-    pub reached: Option<Reached>,
-    pub checks: Vec<Check>,
-    pub ok: bool,
-}
-
-impl Report {
-    pub fn failed(&self) -> usize {
-        self.checks
-            .iter()
-            .filter(|c| c.status == Status::Fail)
-            .count()
-    }
-}
 
 #[derive(Default)]
 struct Checks(Vec<Check>);
@@ -151,6 +116,7 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
     }
     Report {
         target: settings.target(),
+        described: settings.describe(),
         sslmode: settings.ssl_mode(),
         reached,
         ok: checks.0.iter().all(|c| c.status != Status::Fail),

@@ -25,16 +25,13 @@ mod write;
 
 use std::time::Duration;
 
+pub use crate::model::outcome::{EventOut, Outcome};
 use anyhow::Result;
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde_json::Value;
-use uuid::Uuid;
 
 use super::session::Session;
 use super::sql::Schema;
+use crate::decide::Policy;
 use crate::decide::triggers::AllowedTriggers;
-use crate::decide::{Evidence, Finding, Policy};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
@@ -89,44 +86,6 @@ impl Audit {
             region: None,
         }
     }
-}
-
-/// The event written (or that would be written, in a dry run).
-#[derive(Debug, Clone, Serialize)]
-pub struct EventOut {
-    pub id: Uuid,
-    pub sequence: i64,
-    pub kind: String,
-    pub payload: Value,
-    pub occurred_at: DateTime<Utc>,
-}
-
-/// The result of a run (the `--output json` document).
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    pub deployment_id: Uuid,
-    pub path: BreakGlassPath,
-    /// The state change is in effect (by this run, or by the earlier run a
-    /// replay found). False for a dry run.
-    pub applied: bool,
-    /// An earlier run with the same idempotency key did it; this run wrote
-    /// nothing.
-    pub replayed: bool,
-    pub dry_run: bool,
-    pub previous_status: DeploymentStatus,
-    pub new_status: DeploymentStatus,
-    pub event: EventOut,
-    /// Stuck by the alerts' definitions, when the decision was made (for a
-    /// replay: as the earlier run recorded it).
-    pub stuck: bool,
-    /// See `decide::Stuck`.
-    pub stuck_for_seconds: Option<i64>,
-    pub idempotency_key: String,
-    /// Of the state read under the locks (not for a replay).
-    pub fingerprint: Option<String>,
-    pub evidence: Vec<Evidence>,
-    pub findings: Vec<Finding>,
-    pub next_command: String,
 }
 
 /// The status a path sets, for the outcome ("" for no path).

@@ -14,7 +14,7 @@ pub use reports::{diagnose, fail_safely, history, stuck};
 use chrono::{DateTime, Utc};
 
 use super::sanitize::visible;
-use crate::db::connect::APPLICATION_NAME;
+use crate::model::connection::APPLICATION_NAME;
 
 /// Database (or any untrusted) text, safe inside markdown and a table
 /// cell: control characters visible, lines joined, markdown's

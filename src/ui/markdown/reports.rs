@@ -1,9 +1,9 @@
 //! The reports: one function per command that has one.
 
 use super::{at, code, escape, footer, table};
-use crate::db::transition::Outcome;
 use crate::decide::{Severity, Verdict};
 use crate::model::history::History;
+use crate::model::outcome::Outcome;
 use crate::model::stuck::StuckReport;
 use crate::model::{DeploymentSnapshot, short_id};
 
