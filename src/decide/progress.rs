@@ -48,12 +48,7 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
         allocations_held: held,
         pending,
         blocked,
-        last_event: s.last_event().map(|e| LastEvent {
-            sequence: e.sequence,
-            kind: e.kind.clone(),
-            occurred_at: e.occurred_at,
-            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
-        }),
+        last_event: s.last_event().map(|e| LastEvent::of(e, now)),
     }
 }
 

@@ -55,12 +55,7 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         findings: found.into_sorted(),
         headline,
         reason,
-        last_event: s.last_event().map(|e| LastEvent {
-            sequence: e.sequence,
-            kind: e.kind.clone(),
-            occurred_at: e.occurred_at,
-            age_seconds: e.occurred_at.map(|at| age_seconds(now, at)),
-        }),
+        last_event: s.last_event().map(|e| LastEvent::of(e, now)),
         stuck: super::stuck::stuck(s, policy).stuck,
         stuck_for_seconds: status.in_flight().then_some(a.quiet_for),
         next_command: match undecidable {

@@ -33,6 +33,20 @@ pub struct LastEvent {
     pub age_seconds: Option<i64>,
 }
 
+impl LastEvent {
+    /// `event` as the verdict names it, its age as of `now`.
+    pub fn of(event: &super::Event, now: DateTime<Utc>) -> LastEvent {
+        LastEvent {
+            sequence: event.sequence,
+            kind: event.kind.clone(),
+            occurred_at: event.occurred_at,
+            age_seconds: event
+                .occurred_at
+                .map(|at| super::clock::age_seconds(now, at)),
+        }
+    }
+}
+
 /// What makes a deployment "dispatched": one job or instance and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Evidence {
