@@ -116,7 +116,9 @@ fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     let text = match &result {
         Ok((report, fleet)) => ui::openmetrics::render(&Scan::Done { report, fleet }, at, Some(at)),
         Err(_) => ui::openmetrics::render(
-            &Scan::Failed,
+            &Scan::Failed {
+                previous: previous.as_deref(),
+            },
             at,
             previous
                 .as_deref()

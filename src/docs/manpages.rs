@@ -20,6 +20,10 @@ const CONNECTING: &str = include_str!("../../man/src/connecting.roff");
 const EXIT_STATUS: &str = include_str!("../../man/src/exit-status.roff");
 const ENVIRONMENT: &str = include_str!("../../man/src/environment.roff");
 const FILES: &str = include_str!("../../man/src/files.roff");
+/// The alerting section of stuck's page, and the rules it shows (the
+/// README's "Monitoring" has the same rules).
+const STUCK_ALERTING: &str = include_str!("../../man/src/stuck-alerting.roff");
+pub const ALERT_RULES: &str = include_str!("../../man/src/alert-rules.yml");
 /// What fail-safely refuses, with its messages: on its page only.
 const FAIL_SAFELY_REFUSALS: &str = include_str!("../../man/src/fail-safely-refusals.roff");
 
@@ -96,6 +100,15 @@ fn render(dir: &Path, cmd: &clap::Command, all: &[String]) -> Result<()> {
     }
     if name == "pushleft-controller-fail-safely" {
         text.push_str(FAIL_SAFELY_REFUSALS);
+    }
+    if name == "pushleft-controller-stuck" {
+        text.push_str(STUCK_ALERTING);
+        text.push_str(".nf\n");
+        for line in ALERT_RULES.lines() {
+            text.push_str(&escape(line));
+            text.push('\n');
+        }
+        text.push_str(".fi\n");
     }
     for section in [EXIT_STATUS, ENVIRONMENT, FILES] {
         text.push_str(section);

@@ -1,8 +1,11 @@
 //! `stuck -o openmetrics`: the scan as the OpenMetrics text format, for the
 //! monitoring that pages people (node_exporter's textfile collector reads
 //! it; every metric is a gauge, so the Prometheus text parser reads it too).
-//! Every series an alert may watch is always present, zero included: an
-//! absent series cannot fire.
+//! Every series an alert may watch is present, zero included: an absent
+//! series cannot fire. A failed scan keeps what the last successful one
+//! wrote (README, "Monitoring"), so an alert on it cannot go quiet because
+//! the database cannot be read; `pushleft_scan_success 0` says the values
+//! are old.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,16 +21,28 @@ pub enum Scan<'a> {
         report: &'a StuckReport,
         fleet: &'a FleetList,
     },
-    Failed,
+    /// The scan failed; `previous` is the metrics file it replaces, whose
+    /// series are kept.
+    Failed { previous: Option<&'a str> },
 }
+
+/// The families a scan's success or failure writes anew every time.
+const SCAN_FAMILIES: &[&str] = &[
+    "pushleft_scan_success",
+    "pushleft_scan_timestamp_seconds",
+    "pushleft_last_success_timestamp_seconds",
+];
 
 /// The metrics text: `at` is when the scan ran, `last_success` when one
 /// last succeeded (this one, or an earlier one when this failed).
 pub fn render(scan: &Scan, at: DateTime<Utc>, last_success: Option<DateTime<Utc>>) -> String {
     let mut out = String::new();
-    if let Scan::Done { report, fleet } = scan {
-        stuck_series(&mut out, report);
-        node_series(&mut out, fleet);
+    match scan {
+        Scan::Done { report, fleet } => {
+            stuck_series(&mut out, report);
+            node_series(&mut out, fleet);
+        }
+        Scan::Failed { previous } => out.push_str(&kept_series(previous.unwrap_or(""))),
     }
     let ok = matches!(scan, Scan::Done { .. });
     gauge(
@@ -194,6 +209,27 @@ fn gauge_f(out: &mut String, name: &str, help: &str, value: f64) {
     let _ = writeln!(out, "{name} {value:.3}");
 }
 
+/// The families of a previous metrics file other than the scan's own
+/// (`SCAN_FAMILIES`), as they were written: what a failed scan keeps.
+fn kept_series(previous: &str) -> String {
+    let mut kept = String::new();
+    let mut keep = false;
+    for line in previous.lines() {
+        if line == "# EOF" {
+            break;
+        }
+        if let Some(name) = line.strip_prefix("# TYPE ") {
+            let family = name.split_whitespace().next().unwrap_or("");
+            keep = family.starts_with("pushleft_") && !SCAN_FAMILIES.contains(&family);
+        }
+        if keep {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    kept
+}
+
 /// The last success a previous metrics file recorded, if any (so a failed
 /// scan does not forget when the last good one was).
 pub fn last_success_in(previous: &str) -> Option<DateTime<Utc>> {
@@ -212,10 +248,34 @@ mod tests {
     fn a_failed_scan_keeps_the_last_success_and_ends_with_eof() {
         let at = DateTime::from_timestamp(1_790_000_000, 0).expect("a time");
         let earlier = DateTime::from_timestamp(1_789_999_000, 0).expect("a time");
-        let text = render(&Scan::Failed, at, Some(earlier));
+        let text = render(&Scan::Failed { previous: None }, at, Some(earlier));
         assert!(text.contains("pushleft_scan_success 0\n"), "{text}");
         assert!(text.ends_with("# EOF\n"));
         assert_eq!(last_success_in(&text), Some(earlier));
         assert_eq!(label("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+    }
+
+    #[test]
+    fn a_failed_scan_keeps_the_series_of_the_last_good_one() {
+        let at = DateTime::from_timestamp(1_790_000_000, 0).expect("a time");
+        let good = "# TYPE pushleft_deployments_stuck gauge\n\
+                    pushleft_deployments_stuck{status=\"queued\",path=\"operator_failed\"} 2\n\
+                    # TYPE pushleft_scan_success gauge\npushleft_scan_success 1\n\
+                    # TYPE pushleft_last_success_timestamp_seconds gauge\n\
+                    pushleft_last_success_timestamp_seconds 1789999000\n# EOF\n";
+        let failed = Scan::Failed {
+            previous: Some(good),
+        };
+        let text = render(&failed, at, last_success_in(good));
+        assert!(
+            text.starts_with(
+                "# TYPE pushleft_deployments_stuck gauge\n\
+                 pushleft_deployments_stuck{status=\"queued\",path=\"operator_failed\"} 2\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("pushleft_scan_success").count(), 3, "{text}");
+        assert!(text.contains("pushleft_scan_success 0\n"), "{text}");
+        assert_eq!(last_success_in(&text), last_success_in(good));
     }
 }

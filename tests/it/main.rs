@@ -3,6 +3,7 @@
 
 mod support;
 
+mod alerting;
 mod batch;
 mod bounded;
 mod cli;
