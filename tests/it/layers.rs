@@ -1,8 +1,8 @@
 //! The architecture, held: each layer of `src/` imports only from the
 //! layers below it (README, "Development"), no module reaches itself
 //! through its imports (`circles`), files and functions stay short
-//! (`size`), and no SQL is written in Rust outside the registry's `sql/`
-//! files.
+//! (`size`), unit tests keep one style (`unit_tests`), and no SQL is
+//! written in Rust outside the registry's `sql/` files.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 mod circles;
 mod code;
 mod size;
+mod unit_tests;
 
 /// Top-level modules of the crate and their layer: a module may use a
 /// module of a lower layer, never one of its own layer or above.
