@@ -25,14 +25,10 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
     if args.write.is_some() || ctx.output.format == OutputFormat::Openmetrics {
         return metrics(ctx, args);
     }
-    let triage = args.triage();
     if let Some(interval) = args.watch.watch {
-        let watched = Watched {
-            read: &mut |session| Ok(triage::triage(scan(ctx, session, args)?, &triage)),
-            text: &|report| ui::stuck::watch_text(report, &ctx.output),
-        };
-        return watch::watch(ctx, interval, args.watch.count, watched);
+        return watching(ctx, args, interval);
     }
+    let triage = args.triage();
     let Regional { value, statuses } = Regions::requested(ctx, args.regions.all_services)?.read(
         ctx,
         &|session| scan(ctx, session, args),
@@ -56,6 +52,16 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         ExitCode::Done
     };
     Ok(regions::finish(ctx, &statuses, code))
+}
+
+/// `--watch`: the triaged scan, redrawn every `interval`.
+fn watching(ctx: &Context, args: &StuckArgs, interval: std::time::Duration) -> Result<ExitCode> {
+    let triage = args.triage();
+    let watched = Watched {
+        read: &mut |session| Ok(triage::triage(scan(ctx, session, args)?, &triage)),
+        text: &|report| ui::stuck::watch_text(report, &ctx.output),
+    };
+    watch::watch(ctx, interval, args.watch.count, watched)
 }
 
 /// Regions were asked for and none answered: an empty report that says so.

@@ -70,28 +70,4 @@ pub fn batch_code(codes: impl IntoIterator<Item = ExitCode>) -> ExitCode {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ids_come_from_lines_or_from_stuck_json() {
-        let lines = "# INC-9 edge-07\nd0000001\n\n  d0000002   # orphaned lease\nd0000001\n";
-        assert_eq!(ids_in(lines).unwrap(), ["d0000001", "d0000002"]);
-        let json = r#"{"deployments_stuck": [{"deployment_id": "d1"}, {"deployment_id": "d2"}],
-                       "leases_orphaned": []}"#;
-        assert_eq!(ids_in(json).unwrap(), ["d1", "d2"]);
-        let err = ids_in("{ not json").unwrap_err();
-        assert_eq!(exit::code_for(&err), ExitCode::Usage);
-    }
-
-    #[test]
-    fn the_most_serious_code_wins() {
-        use ExitCode::*;
-        assert_eq!(batch_code([Done, Done]), Done);
-        assert_eq!(batch_code([Done, NotFound, Conflict]), Conflict);
-        assert_eq!(batch_code([Conflict, Refused, Done]), Refused);
-        assert_eq!(batch_code([Refused, Unexpected]), Unexpected);
-        assert_eq!(batch_code([Unexpected, Interrupted]), Interrupted);
-        assert_eq!(batch_code([]), Done);
-    }
-}
+mod tests;

@@ -22,9 +22,6 @@ pub mod unknown;
 pub mod verdict;
 pub mod verdict_text;
 
-#[cfg(test)]
-mod tests;
-
 use chrono::{DateTime, Utc};
 
 pub use assessment::{Finding, LastEvent, Severity};
@@ -41,3 +38,6 @@ pub use verdict_text::{Asker, next_command};
 fn seconds_between(now: DateTime<Utc>, then: DateTime<Utc>) -> i64 {
     (now - then).num_seconds()
 }
+
+#[cfg(test)]
+mod tests;

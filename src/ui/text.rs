@@ -133,48 +133,4 @@ pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wraps_at_spaces_and_keeps_quoted_commands_whole() {
-        let text = "lost the connection; rerun `pushleft-controller wait d0000007-0000-4000-8000-000000000007` when it is up";
-        let lines = wrap(text, 80, "error: ", "  ");
-        assert!(lines.iter().all(|l| width_of(l) <= 80), "{lines:#?}");
-        assert!(
-            lines
-                .iter()
-                .any(|l| l
-                    .contains("`pushleft-controller wait d0000007-0000-4000-8000-000000000007`")),
-            "{lines:#?}"
-        );
-        let narrow = wrap(text, 40, "", "  ");
-        assert!(
-            narrow
-                .iter()
-                .any(|l| l.contains("`pushleft-controller wait d0000007`")),
-            "{narrow:#?}"
-        );
-    }
-
-    #[test]
-    fn commands_shorten_their_ids_only_when_they_must() {
-        let cmd = "pushleft-controller diagnose d0000002-0000-4000-8000-000000000002";
-        assert_eq!(fit_command(cmd, 80), cmd);
-        assert_eq!(
-            fit_command(cmd, 60),
-            "pushleft-controller diagnose d0000002"
-        );
-    }
-
-    #[test]
-    fn times_are_absolute_next_to_their_age() {
-        let now = DateTime::parse_from_rfc3339("2026-11-29T03:57:00Z")
-            .unwrap()
-            .to_utc();
-        let at = DateTime::parse_from_rfc3339("2026-11-29T03:12:30Z")
-            .unwrap()
-            .to_utc();
-        assert_eq!(when(at, now), "44m ago · 2026-11-29 03:12Z");
-    }
-}
+mod tests;

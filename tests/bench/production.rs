@@ -63,12 +63,16 @@
 mod bench;
 #[path = "production/cases.rs"]
 mod cases;
+#[path = "production/flights.rs"]
+mod flights;
 #[path = "production/measure.rs"]
 mod measure;
 #[path = "production/million.rs"]
 mod million;
 #[path = "production/noindex.rs"]
 mod noindex;
+#[path = "production/process.rs"]
+mod process;
 #[path = "production/proxy.rs"]
 mod proxy;
 #[path = "production/report.rs"]

@@ -24,6 +24,7 @@ fn timeless(mut doc: Value) -> Value {
                     "expired_for_seconds",
                     "node_heartbeat_age_seconds",
                     "heartbeat_age_seconds",
+                    "age_seconds",
                     "ahead_seconds",
                 ] {
                     map.remove(key);

@@ -16,13 +16,13 @@ const EXEMPT: &[(&str, &str)] = &[(
      fixtures, not the tool",
 )];
 
-/// A file that holds only tests (`tests.rs`, `*_tests.rs`, a `tests/`
-/// folder): its functions are not held to the function limit.
+/// A file that holds only tests (a module's `tests.rs`, or a file of its
+/// `tests/` folder; see `unit_tests`): its functions are not held to the
+/// function limit.
 fn test_only(relative: &Path) -> bool {
-    relative.components().any(|c| c.as_os_str() == "tests")
-        || relative
-            .file_stem()
-            .is_some_and(|s| s == "tests" || s.to_string_lossy().ends_with("_tests"))
+    relative
+        .components()
+        .any(|c| c.as_os_str() == "tests" || c.as_os_str() == "tests.rs")
 }
 
 /// The byte ranges of `#[cfg(test)] mod … { … }` bodies.

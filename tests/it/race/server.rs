@@ -56,7 +56,7 @@ pub fn start() -> Result<RaceServer, String> {
 
 impl RaceServer {
     /// A fresh database `name` with the reference schema (as
-    /// `support::create_templates` loads it), dropped with the value.
+    /// `support::cluster::create_templates` loads it), dropped with the value.
     /// `alter` runs on it (ALTER DATABASE … SET) before anyone connects.
     pub fn database(&self, name: &str, alter: Option<&str>) -> RaceDb {
         let name = format!("{}{name}", self.prefix);
