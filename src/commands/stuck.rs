@@ -35,17 +35,9 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         merge_stuck,
     )?;
     let scanned = value.unwrap_or_else(|| nothing_read(args, statuses.clone()));
-    let unlimited = Triage {
-        limit: None,
-        ..triage.clone()
-    };
-    let full = triage::triage(scanned, &unlimited);
-    // The rule (README, man page): 10 only for what an operator can act
-    // on, among what passed the filters (a monitor for one pool pages for
-    // that pool, also for rows --limit hides); a lease only the reclaimer
-    // can release is reported, not counted.
-    let found = args.exit_code && full.actionable();
-    ctx.emit(&triage::apply_limit(full, triage.limit))?;
+    let (report, actionable) = triage::triage_for_action(scanned, &triage);
+    ctx.emit(&report)?;
+    let found = args.exit_code && actionable;
     let code = if found {
         ExitCode::StuckFound
     } else {

@@ -205,6 +205,21 @@ pub fn triage(mut report: StuckReport, triage: &Triage) -> StuckReport {
     apply_limit(report, triage.limit)
 }
 
+/// [`triage`], and whether what passed the filters holds anything an
+/// operator can act on — also rows the limit then hides (the rule of
+/// `stuck --exit-code`, README "Output and exit codes": a monitor for one
+/// pool pages for that pool; a lease only the reclaimer can release is
+/// reported, not counted).
+pub fn triage_for_action(report: StuckReport, triage: &Triage) -> (StuckReport, bool) {
+    let unlimited = Triage {
+        limit: None,
+        ..triage.clone()
+    };
+    let full = self::triage(report, &unlimited);
+    let actionable = full.actionable();
+    (apply_limit(full, triage.limit), actionable)
+}
+
 /// Keeps the first `limit` rows of each list (and groups) and says how
 /// many were left out; no limit, no change.
 pub fn apply_limit(mut report: StuckReport, limit: Option<usize>) -> StuckReport {
