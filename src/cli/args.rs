@@ -309,8 +309,20 @@ pub enum DeploymentStatusArg {
 
 #[derive(Debug, Args)]
 pub struct WaitArgs {
-    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
-    pub deployment: String,
+    /// Deployment ids: full UUIDs or unique prefixes of at least 4 hex
+    /// digits. Several are followed together, one line each.
+    #[arg(
+        required_unless_present = "from",
+        conflicts_with = "from",
+        value_name = "DEPLOYMENT"
+    )]
+    pub deployments: Vec<String>,
+
+    /// The deployment ids in FILE (- for stdin), one per line, or the JSON
+    /// of `stuck -o json` or of `fail-safely --from … -o json` (its
+    /// applied and replayed deployments): what a batch wrote.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<std::path::PathBuf>,
 
     /// Give up after this long (exit 6).
     #[arg(long, default_value = "10m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]

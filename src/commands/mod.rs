@@ -1,6 +1,7 @@
 //! The commands, thin: parse → the shared [`Context`] → db and decide →
 //! ui. Every command has the same signature: `run(&Context, &Args)`.
 
+mod batch_file;
 pub mod diagnose;
 pub mod doctor;
 pub mod fail_safely;
@@ -211,7 +212,10 @@ fn read_only_command(command: &Command) -> Option<(String, String)> {
         )),
         Command::Wait(args) => Some((
             "waiting for the deployment".into(),
-            format!("{tool} wait {}", args.deployment),
+            match &args.from {
+                Some(from) => format!("{tool} wait --from {}", from.display()),
+                None => format!("{tool} wait {}", args.deployments.join(" ")),
+            },
         )),
         _ => None,
     }

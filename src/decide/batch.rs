@@ -16,9 +16,13 @@ pub fn ids_in(text: &str) -> anyhow::Result<Vec<String>> {
                 "the batch looks like JSON but is not ({err}); give one id per line or the output of `stuck -o json`"
             ))
         })?;
+        if let Some(outcomes) = doc["outcomes"].as_array() {
+            return Ok(written_by_batch(outcomes));
+        }
         let rows = doc["deployments_stuck"].as_array().ok_or_else(|| {
             exit::usage(
-                "the JSON has no deployments_stuck list: give the output of `stuck -o json`",
+                "the JSON has no deployments_stuck list: give the output of `stuck -o json` \
+                 (or, for wait, of `fail-safely --from … -o json`)",
             )
         })?;
         for row in rows {
@@ -38,6 +42,19 @@ pub fn ids_in(text: &str) -> anyhow::Result<Vec<String>> {
     Ok(ids)
 }
 
+/// The deployments a `fail-safely --from -o json` report says were applied
+/// or replayed: what `wait --from` follows after a batch.
+fn written_by_batch(outcomes: &[serde_json::Value]) -> Vec<String> {
+    let mut ids = Vec::new();
+    for item in outcomes {
+        let written = matches!(item["result"].as_str(), Some("applied" | "replayed"));
+        if let (true, Some(id)) = (written, item["outcome"]["deployment_id"].as_str()) {
+            push_once(&mut ids, id);
+        }
+    }
+    ids
+}
+
 fn push_once(ids: &mut Vec<String>, id: &str) {
     if !ids.iter().any(|seen| seen == id) {
         ids.push(id.to_string());
@@ -45,15 +62,17 @@ fn push_once(ids: &mut Vec<String>, id: &str) {
 }
 
 /// How serious an exit code is for a batch, most serious first:
-/// interrupted (130), unexpected (1), refused (4), conflict (5), not found
-/// (3), usage (2), done (0). A batch exits with the most serious code among
-/// its deployments; 0 when every one was applied or replayed.
+/// interrupted (130), unexpected (1), refused (4), conflict (5), wait timed
+/// out (6), not found (3), usage (2), done (0). A batch (of fail-safely or
+/// of wait) exits with the most serious code among its deployments; 0 when
+/// every one was applied, replayed or verified.
 pub fn severity(code: ExitCode) -> u8 {
     match code {
-        ExitCode::Interrupted => 6,
-        ExitCode::Unexpected | ExitCode::Child(_) => 5,
-        ExitCode::Refused => 4,
-        ExitCode::Conflict => 3,
+        ExitCode::Interrupted => 7,
+        ExitCode::Unexpected | ExitCode::Child(_) => 6,
+        ExitCode::Refused => 5,
+        ExitCode::Conflict => 4,
+        ExitCode::WaitTimedOut => 3,
         ExitCode::NotFound => 2,
         ExitCode::Usage => 1,
         _ => 0,

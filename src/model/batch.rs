@@ -66,6 +66,9 @@ pub struct BatchReport {
     pub summary: BatchSummary,
     /// The process's exit status: the most serious among the deployments.
     pub exit_code: i32,
+    /// What to run next: `wait` for what was written (none when nothing
+    /// was).
+    pub next_command: Option<String>,
 }
 
 impl BatchSummary {

@@ -21,48 +21,61 @@ fn plan_line(item: &BatchItem) -> String {
             o.previous_status,
             o.new_status
         ),
-        (Some(o), _) => {
-            let waits: Vec<&str> = o
-                .findings
-                .iter()
-                .filter(|f| f.code == "teardown_waits_for_node")
-                .map(|f| f.message.as_str())
-                .collect();
-            let mut line = format!(
-                "  {short}  {} → {}  {}",
-                o.previous_status,
-                o.new_status,
-                o.path.as_str()
-            );
-            for w in waits {
-                line.push_str(&format!("\n            ! {}", visible(w)));
-            }
-            line
-        }
+        (Some(o), _) => format!(
+            "  {short}  {} → {}  {}",
+            o.previous_status,
+            o.new_status,
+            o.path.as_str()
+        ),
         (None, Some(error)) => format!("  {short}  WILL NOT RUN: {}", visible(error)),
         (None, None) => format!("  {short}  ?"),
     }
 }
 
-/// The plan of the whole batch, for stderr.
+/// The teardowns that will wait for a node, one line per node however many
+/// deployments wait for it ("41 × teardown will wait for node edge-07 …").
+fn waits_lines(items: &[BatchItem]) -> Vec<String> {
+    let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
+    for item in items {
+        let Some(o) = item.outcome.as_ref().filter(|o| !o.replayed) else {
+            continue;
+        };
+        let short: String = item.deployment.chars().take(8).collect();
+        for f in o
+            .findings
+            .iter()
+            .filter(|f| f.code == "teardown_waits_for_node")
+        {
+            let message = visible(&f.message).into_owned();
+            // "teardown will wait for node N (last seen …): instance … is
+            // active there; it completes only when N is back"
+            let (what, rest) = message.split_once(": ").unwrap_or((&message, ""));
+            let tail = rest.rsplit("; ").next().unwrap_or(rest).to_string();
+            match groups.iter_mut().find(|(w, _, _)| w == what) {
+                Some((_, _, shorts)) => shorts.push(short.clone()),
+                None => groups.push((what.to_string(), tail, vec![short.clone()])),
+            }
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(what, tail, shorts)| match shorts.as_slice() {
+            [one] => format!("  ! {one}: {what}: {tail}"),
+            _ => format!("  ! {} × {what}: {tail}", shorts.len()),
+        })
+        .collect()
+}
+
+/// The plan of the whole batch, for stderr: one line per deployment, the
+/// waits grouped, and last — directly above the prompt — the counts.
 pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String {
-    let to_write = items
+    let to_write: Vec<&str> = items
         .iter()
-        .filter(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed))
-        .count();
-    let mut lines = vec![out.paint(
-        &format!(
-            "PLAN for {} deployments: {to_write} to write, {} already done, {} refused",
-            items.len(),
-            items
-                .iter()
-                .filter(|i| i.outcome.as_ref().is_some_and(|o| o.replayed))
-                .count(),
-            items.iter().filter(|i| i.outcome.is_none()).count()
-        ),
-        Paint::Bold,
-    )];
-    lines.extend(items.iter().map(plan_line));
+        .filter_map(|i| i.outcome.as_ref().filter(|o| !o.replayed))
+        .map(|o| o.path.as_str())
+        .collect();
+    let mut lines: Vec<String> = items.iter().map(plan_line).collect();
+    lines.extend(waits_lines(items));
     if items.iter().any(|i| i.outcome.is_none()) && !keep_going {
         lines.push(
             "The batch stops at the first deployment that is refused (--keep-going goes on); \
@@ -70,6 +83,30 @@ pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String 
                 .to_string(),
         );
     }
+    let per_path: Vec<String> = ["operator_failed", "teardown_requested"]
+        .iter()
+        .map(|path| (path, to_write.iter().filter(|p| *p == path).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(path, n)| format!("{n} {path}"))
+        .collect();
+    lines.push(out.paint(
+        &format!(
+            "PLAN for {} deployments: {} to write{}, {} already done, {} refused",
+            items.len(),
+            to_write.len(),
+            if per_path.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", per_path.join(", "))
+            },
+            items
+                .iter()
+                .filter(|i| i.outcome.as_ref().is_some_and(|o| o.replayed))
+                .count(),
+            items.iter().filter(|i| i.outcome.is_none()).count()
+        ),
+        Paint::Bold,
+    ));
     lines.join("\n")
 }
 
@@ -120,7 +157,10 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         };
         lines.push(format!("  {short}  {what}"));
     }
-    lines.push("Next: pushleft-controller wait <deployment>, and `history` for the record".into());
+    if let Some(next) = &report.next_command {
+        lines.push(format!("Next: {next}"));
+        lines.push("  then `pushleft-controller history` for the record".into());
+    }
     lines.join("\n")
 }
 

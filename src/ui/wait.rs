@@ -14,7 +14,7 @@ use super::text::stamp;
 use crate::decide::{Blocked, Pending, Progress};
 use crate::duration::{ago, human};
 use crate::model::short_id;
-use crate::model::wait::WaitReport;
+use crate::model::wait::{WaitAll, WaitItem, WaitReport, WaitResult};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
@@ -247,5 +247,98 @@ impl Report for WaitReport<'_> {
             self.elapsed,
             out.width,
         ))]
+    }
+}
+
+/// What `wait` with several deployments shows while it polls: a bar of
+/// how many are done on a terminal, and a line for each as it is done.
+pub struct BatchBar {
+    bar: Option<ProgressBar>,
+}
+
+pub fn batch_bar(terminal: bool, len: usize) -> BatchBar {
+    let bar = terminal.then(|| {
+        let bar = ProgressBar::new(len as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed}] {bar:20} {pos}/{len} done")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    BatchBar { bar }
+}
+
+impl BatchBar {
+    /// One more deployment is done: its line above the bar.
+    pub fn done(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => {
+                for part in line.lines() {
+                    bar.println(part);
+                }
+                bar.inc(1);
+            }
+            None => output::note(line),
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// What became of one deployment, in words.
+fn result_text(item: &WaitItem) -> &'static str {
+    match item.result {
+        WaitResult::Verified => "verified",
+        WaitResult::TimedOut => "timed out",
+        WaitResult::NothingToWaitFor => "nothing to wait for",
+        WaitResult::Failed => "could not be read",
+        WaitResult::Interrupted => "interrupted",
+    }
+}
+
+/// One deployment's line: its id, what became of it, where it stands.
+pub fn item_line(item: &WaitItem, width: usize) -> String {
+    let stands = match (&item.progress, &item.error) {
+        (_, Some(error)) if item.result != WaitResult::NothingToWaitFor => {
+            visible(error).into_owned()
+        }
+        (Some(p), _) => summary(p),
+        (None, _) => String::new(),
+    };
+    let head = format!(
+        "{}  {} after {}: ",
+        item.deployment,
+        result_text(item),
+        human(item.elapsed_seconds as i64)
+    );
+    super::text::wrapped(&stands, width.saturating_sub(1), &head, "    ")
+}
+
+impl Report for WaitAll {
+    /// One line per deployment, then the count.
+    fn human(&self, out: &Output) -> Vec<Line> {
+        let mut text: Vec<String> = self
+            .deployments
+            .iter()
+            .map(|item| item_line(item, out.width))
+            .collect();
+        text.push(format!("{} of {} verified.", self.verified, self.total));
+        let next = self
+            .deployments
+            .iter()
+            .filter(|i| i.result == WaitResult::NothingToWaitFor)
+            .count();
+        let mut lines = vec![Line::Out(text.join("\n"))];
+        if next > 0 {
+            lines.push(Line::Note(format!(
+                "{next} nobody has failed: `pushleft-controller diagnose <id>` each, then fail-safely if a path applies"
+            )));
+        }
+        lines
     }
 }

@@ -231,11 +231,12 @@ fn on_a_terminal_the_operator_types_the_number_of_deployments() {
     let file = batch_file(&[stranded(1), stranded(2), scenario(1)]);
     let before = db.dump();
     let mut wrong = spawn_batch(&db, &file);
-    wrong
-        .exp_string("PLAN for 3 deployments: 3 to write")
-        .unwrap();
+    // The waits grouped, then the counts directly above the prompt.
     wrong
         .exp_string("teardown will wait for node edge-07")
+        .unwrap();
+    wrong
+        .exp_string("PLAN for 3 deployments: 3 to write")
         .unwrap();
     wrong.exp_string("deployments to write (3)").unwrap();
     wrong.send_line("2").unwrap();

@@ -40,5 +40,6 @@ mod simulate;
 mod stuck;
 mod unknown;
 mod wait;
+mod wait_many;
 mod watch;
 mod without_indexes;

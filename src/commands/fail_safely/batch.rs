@@ -6,11 +6,10 @@
 //! first refusal or error unless --keep-going; a rerun replays what was done
 //! (same reason, same idempotency keys) and does the rest.
 
-use std::io::Read;
 use std::path::Path;
 
 use crate::db::session::Session;
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use super::request::{execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
@@ -20,20 +19,7 @@ use crate::decide::batch::{BatchResult, batch_code, ids_in};
 use crate::exit::{self, ExitCode};
 use crate::model::batch::{BatchItem, BatchReport, BatchSummary};
 use crate::ui;
-
-fn read_batch(from: &Path) -> Result<String> {
-    let mut text = String::new();
-    if from == Path::new("-") {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading the batch from stdin")?;
-    } else {
-        text = std::fs::read_to_string(from).map_err(|err| {
-            exit::usage(format!("cannot read the batch {}: {err}", from.display()))
-        })?;
-    }
-    Ok(text)
-}
+use crate::ui::markdown::shell_quote;
 
 /// The item for one run of the transition.
 fn item(
@@ -133,13 +119,13 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
     } else {
         confirm_and_apply(ctx, &mut client, &requests, args, terminal)?
     };
-    finish(ctx, items, args.dry_run)
+    finish(ctx, args, from, items)
 }
 
 /// The batch's requests, every id and the whole request checked before
 /// anything is connected to.
 fn requests(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<Vec<Request>> {
-    let ids = ids_in(&read_batch(from)?)?;
+    let ids = ids_in(&crate::commands::batch_file::read(from)?)?;
     if ids.is_empty() {
         return Err(exit::usage(format!(
             "the batch {} names no deployment",
@@ -231,7 +217,43 @@ fn confirm_and_apply(
     Ok(items)
 }
 
-fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCode> {
+/// What to run after the batch: after a dry run, the batch for real; after
+/// writes, `wait` for what was written (the same list, or the ids when it
+/// came on stdin). None when nothing is left to do.
+fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Option<String> {
+    let tool = "pushleft-controller";
+    let list = from.display().to_string();
+    if args.dry_run {
+        let planned = items
+            .iter()
+            .any(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed));
+        return (planned && from != Path::new("-")).then(|| {
+            format!(
+                "{tool} fail-safely --from {} --reason {}",
+                shell_quote(&list),
+                shell_quote(&args.reason)
+            )
+        });
+    }
+    let written: Vec<String> = items
+        .iter()
+        .filter_map(|i| i.outcome.as_ref())
+        .map(|o| o.deployment_id.to_string())
+        .collect();
+    match (written.is_empty(), from == Path::new("-")) {
+        (true, _) => None,
+        (false, false) => Some(format!("{tool} wait --from {}", shell_quote(&list))),
+        (false, true) => Some(format!("{tool} wait {}", written.join(" "))),
+    }
+}
+
+fn finish(
+    ctx: &Context,
+    args: &FailSafelyArgs,
+    from: &Path,
+    items: Vec<BatchItem>,
+) -> Result<ExitCode> {
+    let dry_run = args.dry_run;
     let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
     let code = batch_code(
         items
@@ -250,6 +272,7 @@ fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCod
     let report = BatchReport {
         dry_run,
         summary: BatchSummary::of(&items),
+        next_command: next_command(args, from, &items),
         outcomes: items,
         exit_code: code.as_i32(),
     };

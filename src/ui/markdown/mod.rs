@@ -91,7 +91,7 @@ pub fn command_line(args: &[String]) -> String {
     shown.join(" ")
 }
 
-fn shell_quote(arg: &str) -> String {
+pub fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg
             .chars()

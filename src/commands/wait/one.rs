@@ -1,52 +1,29 @@
-//! `wait <deployment>`: the runbook's Verification step. Follows the
-//! deployment until it is `failed` (and, unless a network attachment keeps
-//! them, its reservations are released), or `teardown_queued`/`destroyed`
-//! with every instance removed and its allocations released.
-//!
-//! It only reads (each look is one read-only snapshot, as `diagnose`), and
-//! it says early when progress is impossible: a teardown waiting for a dead
-//! node, or a network attachment that keeps reservations.
+//! `wait` for one deployment.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::{Context, diagnose};
+use super::lost_track;
 use crate::cli::WaitArgs;
+use crate::commands::{Context, diagnose};
 use crate::db::session::Session;
 use crate::decide::{self, Progress};
-use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::exit::{self, ErrorKind, ExitCode};
 use crate::model::wait::WaitReport;
 use crate::ui::{self, wait::Watch};
 
-/// A look failed. Bad input and a missing deployment say so themselves; a
-/// lost connection or anything unexpected says how to pick up again.
-fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
-    let err = exit::explain_lost(
-        err,
-        Lost {
-            doing: &format!("waiting for deployment {deployment}"),
-            written: ". wait only reads: nothing was written, and what fail-safely did stays done",
-            next: &exit::rerun_when_up(&format!("pushleft-controller wait {deployment}")),
-        },
-    );
-    if err.chain().any(|cause| cause.is::<exit::Failure>()) {
-        return err;
-    }
-    err.context(format!(
-        "lost track of deployment {deployment} while waiting; rerun `pushleft-controller wait {deployment}` when the database is reachable"
-    ))
-}
-
-pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
+/// One deployment: a progress bar while it waits, the verified line (or
+/// the timeout) at the end.
+pub fn run(ctx: &Context, args: &WaitArgs, deployment: &str) -> Result<ExitCode> {
     if let Some(region) = ctx.region() {
         ctx.output
             .note(&format!("region {region} (connection service)"));
     }
     let mut session = ctx.connect(Duration::from_secs(5))?;
     let started = Instant::now();
-    let (progress, timed_out) = follow(ctx, &mut session, args, started)?;
+    let (progress, timed_out) = follow(ctx, &mut session, args, deployment, started)?;
     let failure =
         timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
     let elapsed = started.elapsed();
@@ -72,11 +49,12 @@ fn follow(
     ctx: &Context,
     session: &mut Session,
     args: &WaitArgs,
+    deployment: &str,
     started: Instant,
 ) -> Result<(Progress, bool)> {
     let policy = args.staleness.policy();
     let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
-    let mut deployment = args.deployment.clone();
+    let mut deployment = deployment.to_string();
     let result = loop {
         let d = diagnose::assess(session, ctx.schema(), &deployment, Some(1), &policy).map_err(
             |err| {

@@ -1,0 +1,170 @@
+//! `wait` for several deployments (`wait A B C`, `wait --from FILE`): all
+//! followed together in one session, each look one read-only snapshot per
+//! deployment still outstanding, a line for each as it is done, and the
+//! most serious exit code among them (README, "A big incident").
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::cli::WaitArgs;
+use crate::commands::{Context, batch_file, diagnose};
+use crate::db::session::Session;
+use crate::decide::batch::{batch_code, ids_in};
+use crate::decide::{self, Policy};
+use crate::exit::{self, ExitCode};
+use crate::model::wait::{WaitAll, WaitItem, WaitResult};
+use crate::ui;
+
+pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
+    let ids = deployments(args)?;
+    if let Some(region) = ctx.region() {
+        ctx.output
+            .note(&format!("region {region} (connection service)"));
+    }
+    let mut session = ctx.connect(Duration::from_secs(5))?;
+    let items = follow_all(ctx, &mut session, args, &ids);
+    let code = batch_code(items.iter().map(|item| item.exit_code));
+    ctx.emit(&WaitAll {
+        verified: items
+            .iter()
+            .filter(|i| i.result == WaitResult::Verified)
+            .count(),
+        total: items.len(),
+        exit_code: code.as_i32(),
+        deployments: items,
+    })?;
+    Ok(code)
+}
+
+/// The ids given, or those of `--from`, each checked before connecting.
+fn deployments(args: &WaitArgs) -> Result<Vec<String>> {
+    let ids = match &args.from {
+        Some(from) => ids_in(&batch_file::read(from)?)?,
+        None => args.deployments.clone(),
+    };
+    if ids.is_empty() {
+        return Err(exit::usage(
+            "the list names no deployment: give ids, or --from a file of them",
+        ));
+    }
+    for id in &ids {
+        crate::db::deployment_id::parse(id)?;
+    }
+    Ok(ids)
+}
+
+/// Looks at every deployment still outstanding every `--interval` until
+/// all are done or `--timeout`; the items in the order given.
+fn follow_all(
+    ctx: &Context,
+    session: &mut Session,
+    args: &WaitArgs,
+    ids: &[String],
+) -> Vec<WaitItem> {
+    let policy = args.staleness.policy();
+    let started = Instant::now();
+    let bar = ui::wait::batch_bar(std::io::stderr().is_terminal(), ids.len());
+    let mut outstanding: Vec<Outstanding> = ids.iter().map(Outstanding::new).collect();
+    loop {
+        for one in outstanding.iter_mut().filter(|o| o.done.is_none()) {
+            if crate::interrupt::interrupted() {
+                break;
+            }
+            one.look(ctx, session, &policy, started);
+            if let Some(item) = &one.done {
+                bar.done(&ui::wait::item_line(item, ctx.output.width));
+            }
+        }
+        let waiting = outstanding.iter().any(|o| o.done.is_none());
+        if !waiting || crate::interrupt::interrupted() || started.elapsed() >= args.timeout {
+            break;
+        }
+        let remaining = args.timeout.saturating_sub(started.elapsed());
+        std::thread::sleep(args.interval.min(remaining));
+    }
+    bar.finish();
+    let elapsed = started.elapsed();
+    outstanding
+        .into_iter()
+        .map(|one| one.finish(elapsed))
+        .collect()
+}
+
+/// One deployment being followed: its id (resolved after the first look),
+/// its last progress, and its item once done.
+struct Outstanding {
+    given: String,
+    id: String,
+    last: Option<crate::model::progress::Progress>,
+    done: Option<WaitItem>,
+}
+
+impl Outstanding {
+    fn new(given: &String) -> Outstanding {
+        Outstanding {
+            given: given.clone(),
+            id: given.clone(),
+            last: None,
+            done: None,
+        }
+    }
+
+    fn item(
+        &self,
+        result: WaitResult,
+        code: ExitCode,
+        error: Option<String>,
+        at: Duration,
+    ) -> WaitItem {
+        WaitItem {
+            deployment: self.given.clone(),
+            result,
+            progress: self.last.clone(),
+            elapsed_seconds: at.as_secs(),
+            error,
+            exit_code: code,
+        }
+    }
+
+    /// One look: verified, nothing to wait for, failed to read, or still
+    /// waiting.
+    fn look(&mut self, ctx: &Context, session: &mut Session, policy: &Policy, started: Instant) {
+        let at = started.elapsed();
+        let d = match diagnose::assess(session, ctx.schema(), &self.id, Some(1), policy) {
+            Ok(d) => d,
+            Err(err) => {
+                let code = exit::code_for(&err);
+                let text = format!("{:#}", super::lost_track(err, &self.id));
+                self.done = Some(self.item(WaitResult::Failed, code, Some(text), at));
+                return;
+            }
+        };
+        // Resolve a prefix once; later looks use the full id.
+        self.id = d.snapshot.deployment.id.to_string();
+        let progress = decide::progress(&d.snapshot, policy);
+        let nothing = progress.nothing_to_wait_for();
+        let verified = progress.verified;
+        let why = nothing.then(|| ui::wait::nothing_to_wait_for_text(&progress));
+        self.last = Some(progress);
+        if nothing {
+            self.done = Some(self.item(WaitResult::NothingToWaitFor, ExitCode::Refused, why, at));
+        } else if verified {
+            self.done = Some(self.item(WaitResult::Verified, ExitCode::Done, None, at));
+        }
+    }
+
+    /// Its item: as done, or timed out (interrupted) with its last look.
+    fn finish(self, elapsed: Duration) -> WaitItem {
+        if let Some(item) = self.done {
+            return item;
+        }
+        let (result, code) = if crate::interrupt::interrupted() {
+            (WaitResult::Interrupted, ExitCode::Interrupted)
+        } else {
+            (WaitResult::TimedOut, ExitCode::WaitTimedOut)
+        };
+        self.item(result, code, None, elapsed)
+    }
+}
