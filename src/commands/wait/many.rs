@@ -66,7 +66,7 @@ fn follow_all(
     let policy = args.staleness.policy();
     let started = Instant::now();
     let bar = ui::wait::batch_bar(std::io::stderr().is_terminal(), ids.len());
-    let mut outstanding: Vec<Outstanding> = ids.iter().map(Outstanding::new).collect();
+    let mut outstanding: Vec<Outstanding> = ids.iter().map(|id| Outstanding::new(id)).collect();
     loop {
         for one in outstanding.iter_mut().filter(|o| o.done.is_none()) {
             if crate::interrupt::interrupted() {
@@ -102,10 +102,10 @@ struct Outstanding {
 }
 
 impl Outstanding {
-    fn new(given: &String) -> Outstanding {
+    fn new(given: &str) -> Outstanding {
         Outstanding {
-            given: given.clone(),
-            id: given.clone(),
+            given: given.to_string(),
+            id: given.to_string(),
             last: None,
             done: None,
         }
