@@ -331,7 +331,7 @@ pub fn explain_lost(err: anyhow::Error, lost: Lost<'_>) -> anyhow::Error {
 }
 
 /// The next step after a read-only command lost its session.
-pub fn rerun_when_up(rerun: &str) -> String {
+pub fn rerun_when_up(rerun: impl fmt::Display) -> String {
     format!("check that the database is up (`pushleft-controller doctor`), then rerun `{rerun}`")
 }
 

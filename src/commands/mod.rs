@@ -23,6 +23,7 @@ use crate::db;
 use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output};
 
 /// What every command gets: the global options and how to render.
@@ -184,7 +185,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
                 db::errors::Doing {
                     what: &doing,
                     written: "This command only reads: nothing was written",
-                    rerun: &rerun,
+                    rerun: &rerun.to_string(),
                 },
             )
         }
@@ -195,26 +196,25 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 /// For the commands that only read: what they were doing and how to rerun
 /// them (`fail-safely` explains its own errors; `wait` says more of a lost
 /// connection itself first).
-fn read_only_command(command: &Command) -> Option<(String, String)> {
-    let tool = "pushleft-controller";
+fn read_only_command(command: &Command) -> Option<(String, NextCommand)> {
     match command {
         Command::Diagnose(args) => Some((
             format!("diagnosing deployment {}", args.deployment),
-            format!("{tool} diagnose {}", args.deployment),
+            NextCommand::diagnose(&args.deployment),
         )),
-        Command::Doctor(_) => Some(("running doctor".into(), format!("{tool} doctor"))),
-        Command::Fleet(_) => Some(("listing the fleet".into(), format!("{tool} fleet list"))),
+        Command::Doctor(_) => Some(("running doctor".into(), NextCommand::new(Sub::Doctor))),
+        Command::Fleet(_) => Some(("listing the fleet".into(), NextCommand::new(Sub::FleetList))),
         Command::Stuck(_) => Some((
             "scanning for stuck deployments".into(),
-            format!("{tool} stuck"),
+            NextCommand::new(Sub::Stuck),
         )),
         Command::History(_) => Some((
             "listing the operators' actions".into(),
-            format!("{tool} history"),
+            NextCommand::new(Sub::History),
         )),
         Command::Wait(args) => Some((
             "waiting for the deployment".into(),
-            format!("{tool} wait {}", args.deployment),
+            NextCommand::wait(&args.deployment),
         )),
         _ => None,
     }

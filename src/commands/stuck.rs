@@ -120,7 +120,7 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         ctx.output.warnings(&report.warnings);
         if let Some(hint) = ui::stuck::hint(&report) {
             ctx.output
-                .note(&ui::text::wrapped(hint, ctx.output.width, "", "  "));
+                .note(&ui::text::wrapped(&hint, ctx.output.width, "", "  "));
         }
     }
     let code = if args.exit_code && actionable {

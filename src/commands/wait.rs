@@ -17,6 +17,7 @@ use super::{Context, diagnose};
 use crate::cli::WaitArgs;
 use crate::decide::{self, Progress};
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::model::NextCommand;
 use crate::ui::{self, wait::Watch};
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
@@ -27,14 +28,15 @@ fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
         Lost {
             doing: &format!("waiting for deployment {deployment}"),
             written: ". wait only reads: nothing was written, and what fail-safely did stays done",
-            next: &exit::rerun_when_up(&format!("pushleft-controller wait {deployment}")),
+            next: &exit::rerun_when_up(NextCommand::wait(deployment)),
         },
     );
     if err.chain().any(|cause| cause.is::<exit::Failure>()) {
         return err;
     }
     err.context(format!(
-        "lost track of deployment {deployment} while waiting; rerun `pushleft-controller wait {deployment}` when the database is reachable"
+        "lost track of deployment {deployment} while waiting; rerun `{}` when the database is reachable",
+        NextCommand::wait(deployment)
     ))
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use uuid::Uuid;
 
+use crate::model::next::{NextCommand, Subcommand};
 use crate::model::stuck::{LeftOut, OrphanedLease, StuckDeployment, StuckGroup, StuckReport};
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
@@ -141,7 +142,7 @@ fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
 }
 
 /// The command that lists a group's deployments.
-fn group_command(by: GroupBy, key: &str) -> String {
+fn group_command(by: GroupBy, key: &str) -> NextCommand {
     let flag = match by {
         GroupBy::Node => "--node",
         GroupBy::Pool => "--pool",
@@ -150,9 +151,9 @@ fn group_command(by: GroupBy, key: &str) -> String {
         GroupBy::Org => "--org",
     };
     if key == "(none)" || key == "(unknown)" {
-        return "pushleft-controller stuck".to_string();
+        return NextCommand::new(Subcommand::Stuck);
     }
-    format!("pushleft-controller stuck {flag} {key}")
+    NextCommand::new(Subcommand::Stuck).option(flag, key)
 }
 
 /// The stuck deployments by `by`: largest group first, then the one stuck
@@ -303,8 +304,12 @@ mod tests {
         assert_eq!(groups[0].oldest_stuck_for_seconds, 9000);
         assert_eq!(groups[0].teardown_requested, 3);
         assert_eq!(
-            groups[0].next_command,
+            groups[0].next_command.to_string(),
             "pushleft-controller stuck --node edge-07"
+        );
+        assert_eq!(
+            group_command(GroupBy::Pool, "edge pool; reboot").to_string(),
+            "pushleft-controller stuck --pool 'edge pool; reboot'"
         );
         let by_path = group(&scan().deployments_stuck, GroupBy::Path);
         assert_eq!(by_path[0].key, "teardown_requested");

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::model::{BreakGlassPath, DeploymentSnapshot};
+use crate::model::{BreakGlassPath, DeploymentSnapshot, NextCommand};
 
 use super::assessment::{Assessment, Finding, Findings, LastEvent, last_activity};
 use super::evidence::{Evidence, dispatch_evidence};
@@ -30,7 +30,7 @@ pub struct Verdict {
     /// In flight: seconds since the last event (or creation).
     pub stuck_for_seconds: Option<i64>,
     /// The next command to run, if any.
-    pub next_command: Option<String>,
+    pub next_command: Option<NextCommand>,
     /// False when a row the decision rests on holds a value this tool does
     /// not know (or a NULL where the reference schema says NOT NULL): the
     /// path is then `none`, the reason names the values, and fail-safely

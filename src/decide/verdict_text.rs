@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use crate::duration::human;
 use crate::model::clock::ahead_seconds;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
 
 use super::assessment::Assessment;
 use super::evidence::Evidence;
@@ -29,20 +29,19 @@ pub fn next_command(
     status: &DeploymentStatus,
     id: Uuid,
     asker: Asker,
-) -> Option<String> {
-    let tool = "pushleft-controller";
+) -> Option<NextCommand> {
     match (path, asker) {
         (BreakGlassPath::TeardownRequested, Asker::Verdict)
             if *status == DeploymentStatus::Running =>
         {
             None
         }
-        (BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested, _) => Some(format!(
-            "{tool} fail-safely {id} --reason \"<ticket and reason>\""
-        )),
-        (BreakGlassPath::None, Asker::Scan) => Some(format!("{tool} diagnose {id}")),
+        (BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested, _) => {
+            Some(NextCommand::fail_safely(id))
+        }
+        (BreakGlassPath::None, Asker::Scan) => Some(NextCommand::diagnose(id)),
         (BreakGlassPath::None, Asker::Verdict) if *status == DeploymentStatus::TeardownQueued => {
-            Some(format!("{tool} wait {id}"))
+            Some(NextCommand::wait(id))
         }
         (BreakGlassPath::None, Asker::Verdict) => None,
     }
@@ -128,6 +127,15 @@ mod tests {
     #[test]
     fn one_rule_for_the_next_command() {
         let id = Uuid::from_u128(7);
+        // The rule's commands as the operator reads them.
+        fn next_command(
+            path: BreakGlassPath,
+            status: &DeploymentStatus,
+            id: Uuid,
+            asker: Asker,
+        ) -> Option<String> {
+            super::next_command(path, status, id, asker).map(|c| c.to_string())
+        }
         let fail = Some(format!(
             "pushleft-controller fail-safely {id} --reason \"<ticket and reason>\""
         ));

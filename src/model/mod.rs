@@ -6,6 +6,7 @@ pub mod deployment;
 pub mod fleet;
 pub mod history;
 pub mod ids;
+pub mod next;
 pub mod path;
 pub mod region;
 pub mod status;
@@ -17,6 +18,7 @@ pub use deployment::{
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
 pub use ids::{short_id, short_or_null};
+pub use next::NextCommand;
 pub use path::BreakGlassPath;
 pub use status::{
     AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,

@@ -11,6 +11,7 @@ use super::output::{Output, Paint};
 use super::sanitize::visible;
 use crate::db::transition::Outcome;
 use crate::decide::batch::BatchResult;
+use crate::model::next::{NextCommand, Subcommand};
 
 /// One deployment of the batch: what happened, and the outcome or error.
 #[derive(Debug, Serialize)]
@@ -176,6 +177,9 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         };
         lines.push(format!("  {short}  {what}"));
     }
-    lines.push("Next: pushleft-controller wait <deployment>, and `history` for the record".into());
+    lines.push(format!(
+        "Next: {}, and `history` for the record",
+        NextCommand::new(Subcommand::Wait).placeholder("deployment")
+    ));
     lines.join("\n")
 }

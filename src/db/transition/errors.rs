@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use super::{MAX_ATTEMPTS, Request};
 use crate::exit::{self, Lost};
+use crate::model::NextCommand;
 
 /// COMMIT failed: whether the change is in effect is unknown.
 #[derive(Debug)]
@@ -39,7 +40,8 @@ pub fn explain_lost_connection(err: anyhow::Error, request: &Request) -> anyhow:
                 next: &format!(
                     "rerun the same command (same --reason, same --idempotency-key): if the \
                      change was committed it reports it without writing again, otherwise it \
-                     applies it now. `pushleft-controller diagnose {id}` shows the current state"
+                     applies it now. `{}` shows the current state",
+                    NextCommand::diagnose(id)
                 ),
             },
         );

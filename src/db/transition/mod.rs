@@ -36,7 +36,7 @@ use super::sql::Schema;
 use crate::decide::triggers::AllowedTriggers;
 use crate::decide::{Evidence, Finding, Policy};
 use crate::exit;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
 
 /// How often the whole transaction is retried on a serialization failure,
 /// a deadlock or a (deployment_id, sequence) unique violation.
@@ -126,7 +126,7 @@ pub struct Outcome {
     pub fingerprint: Option<String>,
     pub evidence: Vec<Evidence>,
     pub findings: Vec<Finding>,
-    pub next_command: String,
+    pub next_command: NextCommand,
 }
 
 /// The status a path sets, for the outcome ("" for no path).
