@@ -11,6 +11,7 @@ pub mod path;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod text;
 pub mod warning;
 
 pub use deployment::{
