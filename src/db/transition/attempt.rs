@@ -43,7 +43,7 @@ pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome>
     };
     // A standby refuses the READ WRITE transaction: say so, and name the
     // primary.
-    if is_during_recovery(&err) {
+    if is_during_recovery(session, &err) {
         return Err(refuse_on_standby(session));
     }
     Err(err)
