@@ -11,6 +11,7 @@ use super::output::{Output, Paint};
 use super::sanitize::visible;
 use crate::db::transition::Outcome;
 use crate::decide::batch::BatchResult;
+use crate::exit::ExitCode;
 use crate::model::next::{NextCommand, Subcommand};
 
 /// One deployment of the batch: what happened, and the outcome or error.
@@ -19,7 +20,7 @@ pub struct BatchItem {
     /// As given in the batch.
     pub deployment: String,
     pub result: BatchResult,
-    pub exit_code: i32,
+    pub exit_code: ExitCode,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,7 +46,7 @@ pub struct BatchReport {
     pub outcomes: Vec<BatchItem>,
     pub summary: BatchSummary,
     /// The process's exit status: the most serious among the deployments.
-    pub exit_code: i32,
+    pub exit_code: ExitCode,
 }
 
 impl BatchSummary {
@@ -161,7 +162,7 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
                 String::new()
             }
         ),
-        if report.exit_code == 0 {
+        if report.exit_code == ExitCode::Done {
             Paint::Good
         } else {
             Paint::Bad

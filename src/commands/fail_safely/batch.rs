@@ -50,7 +50,7 @@ fn item(
             } else {
                 BatchResult::Applied
             },
-            exit_code: 0,
+            exit_code: ExitCode::Done,
             outcome: Some(outcome),
             error: None,
         },
@@ -63,7 +63,7 @@ fn item(
                 } else {
                     BatchResult::Failed
                 },
-                exit_code: code.as_i32(),
+                exit_code: code,
                 outcome: None,
                 error: Some(format!("{err:#}")),
             }
@@ -75,7 +75,7 @@ fn skipped(deployment: &str) -> BatchItem {
     BatchItem {
         deployment: deployment.to_string(),
         result: BatchResult::Skipped,
-        exit_code: 0,
+        exit_code: ExitCode::Done,
         outcome: None,
         error: None,
     }
@@ -219,25 +219,12 @@ fn confirm_and_apply(
 
 fn finish(ctx: &Context, items: Vec<BatchItem>, dry_run: bool) -> Result<ExitCode> {
     let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
-    let code = batch_code(
-        items
-            .iter()
-            .map(|i| match i.exit_code {
-                0 => ExitCode::Done,
-                2 => ExitCode::Usage,
-                3 => ExitCode::NotFound,
-                4 => ExitCode::Refused,
-                5 => ExitCode::Conflict,
-                130 => ExitCode::Interrupted,
-                _ => ExitCode::Unexpected,
-            })
-            .chain(interrupted),
-    );
+    let code = batch_code(items.iter().map(|i| i.exit_code).chain(interrupted));
     let report = BatchReport {
         dry_run,
         summary: BatchSummary::of(&items),
         outcomes: items,
-        exit_code: code.as_i32(),
+        exit_code: code,
     };
     crate::commands::print(ctx, &report, || {
         ui::batch::summary_text(&ctx.output, &report)
