@@ -1,10 +1,14 @@
 //! The exit-code contract (README, "Output and exit codes") in one place.
 //!
 //! Commands fail with `anyhow::Error`. Where a failure has a documented exit
-//! code, the error chain carries a [`Failure`] that says which; everything
+//! code, the error chain carries a [`Failure`] that says which; a database
+//! error nothing explained carries the [`DbError`] `db` classified it as
+//! when it left the driver, and its [`DbFailure`] says which code; anything
 //! else maps to 1. `main` calls [`code_for`] and nothing else decides.
 
 use std::fmt;
+
+use crate::db_failure::{DbError, DbFailure};
 
 /// The documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +40,13 @@ impl ExitCode {
             ExitCode::Interrupted => 130,
             ExitCode::Child(code) => code,
         }
+    }
+}
+
+/// In JSON (the batch report), the number the process exits with.
+impl serde::Serialize for ExitCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i32(self.as_i32())
     }
 }
 
@@ -109,6 +120,56 @@ pub struct Failure {
     pub code: ExitCode,
     pub kind: ErrorKind,
     pub message: String,
+    /// The database failure the sentence explains, if it explains one.
+    pub db: Option<DbFailure>,
+}
+
+/// The exit code and kind of a database failure (README, "Output and exit
+/// codes"): the one mapping.
+impl DbFailure {
+    /// The exit code of this failure when nothing explains it: the
+    /// conflicts are safe to re-diagnose and retry (5); the rest is 1.
+    pub fn code(self) -> ExitCode {
+        match self {
+            DbFailure::LockTimeout | DbFailure::SerializationFailure | DbFailure::Deadlock => {
+                ExitCode::Conflict
+            }
+            _ => ExitCode::Unexpected,
+        }
+    }
+
+    /// The kind of this failure, with exit `code`.
+    pub fn kind(self, code: ExitCode) -> ErrorKind {
+        match self {
+            DbFailure::LostConnection | DbFailure::NotAcceptingConnections => {
+                ErrorKind::ConnectionLost
+            }
+            DbFailure::TooManyConnections => ErrorKind::ConnectionFailed,
+            _ => code.kind(),
+        }
+    }
+}
+
+/// The database failure an error is or explains: its first [`Failure`]'s,
+/// else its [`DbError`]'s.
+pub fn db_failure(err: &anyhow::Error) -> Option<DbFailure> {
+    if let Some(f) = err.chain().find_map(|c| c.downcast_ref::<Failure>()) {
+        return f.db;
+    }
+    err.chain()
+        .find_map(|c| c.downcast_ref::<DbError>())
+        .map(|db| db.failure)
+}
+
+/// The sentence that explains the database failure `db`, with exit
+/// `code`; the error still says which failure it explains ([`db_failure`]).
+pub fn explained(db: DbFailure, code: ExitCode, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Failure {
+        code,
+        kind: db.kind(code),
+        message: message.into(),
+        db: Some(db),
+    })
 }
 
 /// A kind attached to an error without changing its words (see
@@ -178,6 +239,7 @@ fn failure(code: ExitCode, message: impl Into<String>) -> anyhow::Error {
         code,
         kind: code.kind(),
         message: message.into(),
+        db: None,
     })
 }
 
@@ -218,30 +280,19 @@ pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
     failure(ExitCode::Interrupted, message)
 }
 
-/// The exit code for an error: the first [`Failure`] in its chain, else a
-/// few database conditions that are retryable by nature, else 1.
+/// The exit code for an error: the first [`Failure`] in its chain, else
+/// what its database failure maps to ([`DbFailure::code`]), else 1.
 pub fn code_for(err: &anyhow::Error) -> ExitCode {
     for cause in err.chain() {
         if let Some(f) = cause.downcast_ref::<Failure>() {
             return f.code;
         }
     }
-    for cause in err.chain() {
-        if let Some(db) = cause
-            .downcast_ref::<postgres::Error>()
-            .and_then(postgres::Error::as_db_error)
-        {
-            use postgres::error::SqlState;
-            let code = db.code();
-            if *code == SqlState::LOCK_NOT_AVAILABLE
-                || *code == SqlState::T_R_SERIALIZATION_FAILURE
-                || *code == SqlState::T_R_DEADLOCK_DETECTED
-            {
-                return ExitCode::Conflict;
-            }
-        }
-    }
-    ExitCode::Unexpected
+    err.chain()
+        .filter_map(|cause| cause.downcast_ref::<DbError>())
+        .map(|db| db.failure.code())
+        .find(|code| *code != ExitCode::Unexpected)
+        .unwrap_or(ExitCode::Unexpected)
 }
 
 /// Whether the error is the database session going away under us: the
@@ -250,54 +301,34 @@ pub fn code_for(err: &anyhow::Error) -> ExitCode {
 /// turn it into a sentence that says whether anything was written.
 pub fn is_connection_lost(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        let Some(pg) = cause.downcast_ref::<postgres::Error>() else {
-            return false;
-        };
-        if pg.is_closed() {
-            return true;
-        }
-        if let Some(db) = pg.as_db_error() {
-            use postgres::error::SqlState;
-            let code = db.code();
-            return *code == SqlState::ADMIN_SHUTDOWN
-                || *code == SqlState::CRASH_SHUTDOWN
-                || *code == SqlState::CANNOT_CONNECT_NOW
-                || matches!(db.severity(), "FATAL" | "PANIC");
-        }
-        // The socket itself failed (reset, broken pipe, end of file).
-        std::error::Error::source(pg).is_some_and(|s| s.is::<std::io::Error>())
+        cause
+            .downcast_ref::<DbError>()
+            .is_some_and(|db| db.failure.ends_session())
     })
 }
 
 /// What the server (or the socket) said when the session ended, for the
-/// message: the innermost cause, without the crate's "db error" wrapper.
+/// message: the server's message, else the innermost cause.
 pub fn lost_connection_cause(err: &anyhow::Error) -> String {
     err.chain()
-        .filter_map(|cause| cause.downcast_ref::<postgres::Error>())
-        .map(|pg| match pg.as_db_error() {
-            Some(db) => db.message().to_string(),
+        .find_map(|cause| cause.downcast_ref::<DbError>())
+        .map(|db| match &db.server_message {
+            Some(said) => said.clone(),
             None => {
-                let mut text = pg.to_string();
-                let mut source = std::error::Error::source(pg);
-                while let Some(cause) = source {
-                    text = cause.to_string();
-                    source = cause.source();
+                let mut innermost: &dyn std::error::Error = db;
+                while let Some(cause) = innermost.source() {
+                    innermost = cause;
                 }
-                text
+                innermost.to_string()
             }
         })
-        .next()
         .unwrap_or_else(|| "the connection closed".to_string())
 }
 
 /// The session was lost: exit 1, with `message` saying what was going on,
 /// whether anything was written, and what to do.
 pub fn connection_lost(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(Failure {
-        code: ExitCode::Unexpected,
-        kind: ErrorKind::ConnectionLost,
-        message: message.into(),
-    })
+    explained(DbFailure::LostConnection, ExitCode::Unexpected, message)
 }
 
 /// What a command was doing when its session went away, for the one
@@ -331,7 +362,7 @@ pub fn explain_lost(err: anyhow::Error, lost: Lost<'_>) -> anyhow::Error {
 }
 
 /// The next step after a read-only command lost its session.
-pub fn rerun_when_up(rerun: &str) -> String {
+pub fn rerun_when_up(rerun: impl fmt::Display) -> String {
     format!("check that the database is up (`pushleft-controller doctor`), then rerun `{rerun}`")
 }
 

@@ -14,13 +14,15 @@
 //!   snapshot, the scans, the guarded transition, the schema checks.
 //! - [`decide`]: the break-glass decision and every judgement, pure.
 //! - [`model`]: typed rows and status enums.
-//! - foundation, usable everywhere: [`exit`], [`duration`], [`interrupt`].
+//! - foundation, usable everywhere: [`exit`], [`db_failure`], [`duration`],
+//!   [`interrupt`].
 //!
 //! The binary (`main.rs`) is a thin shell around [`run`].
 
 pub mod cli;
 pub mod commands;
 pub mod db;
+pub mod db_failure;
 pub mod decide;
 pub mod docs;
 pub mod duration;

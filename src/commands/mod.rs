@@ -25,6 +25,7 @@ use crate::db;
 use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output, report::Report};
 
 /// What every command gets: the global options and how to render.
@@ -185,7 +186,7 @@ fn explain_read_failure(command: &Command, err: anyhow::Error) -> anyhow::Error 
         db::errors::Doing {
             what: &doing,
             written: "This command only reads: nothing was written",
-            rerun: &rerun,
+            rerun: &rerun.to_string(),
         },
     )
 }
@@ -193,28 +194,30 @@ fn explain_read_failure(command: &Command, err: anyhow::Error) -> anyhow::Error 
 /// For the commands that only read: what they were doing and how to rerun
 /// them (`fail-safely` explains its own errors; `wait` says more of a lost
 /// connection itself first).
-fn read_only_command(command: &Command) -> Option<(String, String)> {
-    let tool = "pushleft-controller";
+fn read_only_command(command: &Command) -> Option<(String, NextCommand)> {
     match command {
         Command::Diagnose(args) => Some((
             format!("diagnosing deployment {}", args.deployment),
-            format!("{tool} diagnose {}", args.deployment),
+            NextCommand::diagnose(&args.deployment),
         )),
-        Command::Doctor(_) => Some(("running doctor".into(), format!("{tool} doctor"))),
-        Command::Fleet(_) => Some(("listing the fleet".into(), format!("{tool} fleet list"))),
+        Command::Doctor(_) => Some(("running doctor".into(), NextCommand::new(Sub::Doctor))),
+        Command::Fleet(_) => Some(("listing the fleet".into(), NextCommand::new(Sub::FleetList))),
         Command::Stuck(_) => Some((
             "scanning for stuck deployments".into(),
-            format!("{tool} stuck"),
+            NextCommand::new(Sub::Stuck),
         )),
         Command::History(_) => Some((
             "listing the operators' actions".into(),
-            format!("{tool} history"),
+            NextCommand::new(Sub::History),
         )),
         Command::Wait(args) => Some((
             "waiting for the deployment".into(),
             match &args.from {
-                Some(from) => format!("{tool} wait --from {}", from.display()),
-                None => format!("{tool} wait {}", args.deployments.join(" ")),
+                Some(from) => NextCommand::new(Sub::Wait).option("--from", from.display()),
+                None => args
+                    .deployments
+                    .iter()
+                    .fold(NextCommand::new(Sub::Wait), |next, id| next.arg(id)),
             },
         )),
         _ => None,

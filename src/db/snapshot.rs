@@ -14,6 +14,7 @@ use super::columns::{Columns, RowReader, json_rows};
 use super::deployment_id;
 use super::session::Session;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
+use crate::db_failure::DbError;
 use crate::exit;
 use crate::model::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobKind, JobResult,
@@ -46,7 +47,7 @@ pub fn read_in(
     let row = diagnose::SNAPSHOT
         .query_one(tx, schema, &[&low, &high, &limit])
         .context("reading (sql/diagnose/snapshot.sql)")
-        .map_err(|err| match err.downcast::<postgres::Error>() {
+        .map_err(|err| match err.downcast::<DbError>() {
             Ok(pg) => deployment_id::missing_table(pg, schema),
             Err(other) => other,
         })?;

@@ -5,6 +5,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::exit;
+use crate::model::text::{code_point, is_bidi_override, is_control};
 
 /// Longest reason accepted (characters).
 pub const MAX_REASON: usize = 2000;
@@ -14,19 +15,6 @@ pub const MIN_REASON: usize = 4;
 
 /// An example of a good reason, for the messages.
 const EXAMPLE: &str = "--reason \"INC-4711 stuck queued since 02:10\"";
-
-/// Unicode's bidirectional embedding, override and isolate characters
-/// (U+202A-U+202E, U+2066-U+2069): they make text display in another order
-/// than it is stored, so an audit entry could read differently from what
-/// it says.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-}
-
-/// The name of a character a message points at: `U+001B`.
-fn code_point(c: char) -> String {
-    format!("U+{:04X}", c as u32)
-}
 
 /// A placeholder left in place of the reason: the runbook's (and the
 /// `next:` line's) `<ticket and reason>`, anything in angle brackets, or
@@ -90,7 +78,7 @@ pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Res
         ));
     }
     for (at, c) in reason.chars().enumerate() {
-        if c.is_control() && c != '\n' {
+        if is_control(c) && c != '\n' {
             return Err(exit::usage(format!(
                 "--reason contains the control character {} at character {}: only newlines \
                  are allowed (an escape sequence or a carriage return would be stored and \
@@ -99,7 +87,7 @@ pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Res
                 at + 1
             )));
         }
-        if is_bidi_control(c) {
+        if is_bidi_override(c) {
             return Err(exit::usage(format!(
                 "--reason contains {} at character {}, a bidirectional override or isolate \
                  character that makes text display in another order than it is stored; remove it",

@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::path::decide_path;
 use super::verdict_text::{Asker, next_command};
 use crate::model::stuck::Responsible;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
 
 /// What a row of the scan says to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub struct Advice {
     pub path: BreakGlassPath,
     pub responsible: Responsible,
     /// The command to run (none when it is not the operator's to fix).
-    pub next_command: Option<String>,
+    pub next_command: Option<NextCommand>,
     /// The next step in words.
     pub next_step: String,
 }
@@ -27,8 +27,8 @@ pub struct Advice {
 /// operator's (diagnose, then the path).
 pub fn for_stuck_deployment(id: Uuid, status: &DeploymentStatus, dispatched: bool) -> Advice {
     let path = decide_path(status, dispatched);
-    let command = next_command(path, status, id, Asker::Scan)
-        .unwrap_or_else(|| format!("pushleft-controller diagnose {id}"));
+    let command =
+        next_command(path, status, id, Asker::Scan).unwrap_or_else(|| NextCommand::diagnose(id));
     Advice {
         path,
         responsible: Responsible::Operator,
@@ -45,7 +45,7 @@ pub fn for_undecided(id: Uuid) -> Advice {
     Advice {
         path: BreakGlassPath::None,
         responsible: Responsible::Operator,
-        next_command: Some(format!("pushleft-controller diagnose {id}")),
+        next_command: Some(NextCommand::diagnose(id)),
         next_step: "diagnose it: one of its rows holds a value pushleft-controller does not know \
                     (see the warnings), so no path is decided for it"
             .to_string(),

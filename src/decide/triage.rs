@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use uuid::Uuid;
 
+use crate::model::next::{NextCommand, Subcommand};
 use crate::model::stuck::{LeftOut, OrphanedLease, StuckDeployment, StuckGroup, StuckReport};
 use crate::model::{BreakGlassPath, DeploymentStatus};
 
@@ -141,7 +142,7 @@ fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
 }
 
 /// The command that lists a group's deployments.
-fn group_command(by: GroupBy, key: &str) -> String {
+fn group_command(by: GroupBy, key: &str) -> NextCommand {
     let flag = match by {
         GroupBy::Node => "--node",
         GroupBy::Pool => "--pool",
@@ -150,9 +151,9 @@ fn group_command(by: GroupBy, key: &str) -> String {
         GroupBy::Org => "--org",
     };
     if key == "(none)" || key == "(unknown)" {
-        return "pushleft-controller stuck".to_string();
+        return NextCommand::new(Subcommand::Stuck);
     }
-    format!("pushleft-controller stuck {flag} {key}")
+    NextCommand::new(Subcommand::Stuck).option(flag, key)
 }
 
 /// The stuck deployments by `by`: largest group first, then the one stuck

@@ -5,7 +5,7 @@ use uuid::Uuid;
 
 use crate::duration::human;
 use crate::model::clock::ahead_seconds;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
 
 use super::assessment::Assessment;
 use super::evidence::Evidence;
@@ -29,20 +29,19 @@ pub fn next_command(
     status: &DeploymentStatus,
     id: Uuid,
     asker: Asker,
-) -> Option<String> {
-    let tool = "pushleft-controller";
+) -> Option<NextCommand> {
     match (path, asker) {
         (BreakGlassPath::TeardownRequested, Asker::Verdict)
             if *status == DeploymentStatus::Running =>
         {
             None
         }
-        (BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested, _) => Some(format!(
-            "{tool} fail-safely {id} --reason \"<ticket and reason>\""
-        )),
-        (BreakGlassPath::None, Asker::Scan) => Some(format!("{tool} diagnose {id}")),
+        (BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested, _) => {
+            Some(NextCommand::fail_safely(id))
+        }
+        (BreakGlassPath::None, Asker::Scan) => Some(NextCommand::diagnose(id)),
         (BreakGlassPath::None, Asker::Verdict) if *status == DeploymentStatus::TeardownQueued => {
-            Some(format!("{tool} wait {id}"))
+            Some(NextCommand::wait(id))
         }
         (BreakGlassPath::None, Asker::Verdict) => None,
     }

@@ -74,7 +74,7 @@ pub struct Verdict {
     /// In flight: seconds since the last event (or creation).
     pub stuck_for_seconds: Option<i64>,
     /// The next command to run, if any.
-    pub next_command: Option<String>,
+    pub next_command: Option<super::next::NextCommand>,
     /// False when a row the decision rests on holds a value this tool does
     /// not know (or a NULL where the reference schema says NOT NULL): the
     /// path is then `none`, the reason names the values, and fail-safely

@@ -39,7 +39,7 @@ pub struct BatchItem {
     /// As given in the batch.
     pub deployment: String,
     pub result: BatchResult,
-    pub exit_code: i32,
+    pub exit_code: crate::exit::ExitCode,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -65,10 +65,10 @@ pub struct BatchReport {
     pub outcomes: Vec<BatchItem>,
     pub summary: BatchSummary,
     /// The process's exit status: the most serious among the deployments.
-    pub exit_code: i32,
+    pub exit_code: crate::exit::ExitCode,
     /// What to run next: `wait` for what was written (none when nothing
     /// was).
-    pub next_command: Option<String>,
+    pub next_command: Option<super::next::NextCommand>,
 }
 
 impl BatchSummary {

@@ -12,12 +12,14 @@ pub mod failure;
 pub mod fleet;
 pub mod history;
 pub mod ids;
+pub mod next;
 pub mod outcome;
 pub mod path;
 pub mod progress;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod text;
 pub mod wait;
 pub mod warning;
 
@@ -26,6 +28,7 @@ pub use deployment::{
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
 pub use ids::{short_id, short_or_null};
+pub use next::NextCommand;
 pub use path::BreakGlassPath;
 pub use status::{
     AllocationStatus, DeploymentStatus, InstanceStatus, JobKind, JobStatus, NodeStatus,

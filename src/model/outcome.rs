@@ -45,7 +45,7 @@ pub struct Outcome {
     pub fingerprint: Option<String>,
     pub evidence: Vec<Evidence>,
     pub findings: Vec<Finding>,
-    pub next_command: String,
+    pub next_command: super::next::NextCommand,
 }
 
 /// A session holding row locks on the tables fail-safely locks.

@@ -41,7 +41,7 @@ pub struct StuckDeployment {
     pub path: BreakGlassPath,
     pub responsible: Responsible,
     /// The command to run; none when it is not the operator's to fix.
-    pub next_command: Option<String>,
+    pub next_command: Option<super::next::NextCommand>,
     /// The next step in words.
     pub next_step: String,
 }
@@ -71,7 +71,7 @@ pub struct OrphanedLease {
     pub path: BreakGlassPath,
     pub responsible: Responsible,
     /// The command to run; none when it is not the operator's to fix.
-    pub next_command: Option<String>,
+    pub next_command: Option<super::next::NextCommand>,
     /// The next step in words.
     pub next_step: String,
 }
@@ -105,7 +105,7 @@ pub struct StuckGroup {
     /// In the group, longest stuck first.
     pub deployment_ids: Vec<Uuid>,
     /// Lists the group's deployments.
-    pub next_command: String,
+    pub next_command: super::next::NextCommand,
 }
 
 /// How many rows `--limit` left out of each list.

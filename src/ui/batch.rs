@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::output::{Output, Paint};
 use super::report::{Line, Report};
 use super::sanitize::visible;
+use crate::exit::ExitCode;
 use crate::model::batch::{BatchItem, BatchReport};
 
 /// What the plan says of one deployment, in one line.
@@ -141,7 +142,7 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
                 String::new()
             }
         ),
-        if report.exit_code == 0 {
+        if report.exit_code == ExitCode::Done {
             Paint::Good
         } else {
             Paint::Bad

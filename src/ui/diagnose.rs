@@ -79,7 +79,10 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
         lines.push("  next:".to_string());
         lines.push(format!(
             "    {}",
-            out.paint(&fit_command(next, out.command_room(4)), Paint::Bold)
+            out.paint(
+                &fit_command(&next.to_string(), out.command_room(4)),
+                Paint::Bold
+            )
         ));
     }
     let about = format!(

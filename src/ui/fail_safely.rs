@@ -207,7 +207,7 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         lines.push("Next: follow it until the runbook's Verification holds:".to_string());
         lines.push(format!(
             "  {}",
-            fit_command(&o.next_command, out.command_room(2))
+            fit_command(&o.next_command.to_string(), out.command_room(2))
         ));
     }
     lines.join("\n")

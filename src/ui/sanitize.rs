@@ -4,30 +4,13 @@
 //! the screen, retitle the window or reorder what the operator reads. On
 //! the screen every control character, bidi control and invisible format
 //! character is shown as a visible escape (`\u{1b}`, `\n`), so lines stay
-//! whole. JSON is never sanitized: it carries the bytes exactly.
+//! whole. JSON is never sanitized: it carries the bytes exactly. Which
+//! characters those are, and how each is shown, is `model::text`'s rule,
+//! shared with the messages `decide` and `db` write.
 
 use std::borrow::Cow;
 
-/// Whether `c` must not reach a terminal as itself.
-pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            // Bidi controls: embeddings, overrides, isolates, marks.
-            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-            // Invisible format characters and line/paragraph separators.
-            | '\u{200b}'..='\u{200d}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
-        )
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        _ => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-    }
-}
+use crate::model::text::{escaped, is_unsafe, push_escaped};
 
 /// The most characters of one piece of database text the screen shows (a
 /// 50 MB `last_error` is cut here, with a note; JSON carries it whole).
@@ -40,23 +23,14 @@ pub fn visible(text: &str) -> Cow<'_, str> {
         Some((end, _)) => (&text[..end], text[end..].chars().count()),
         None => (text, 0),
     };
-    let unsafe_chars = text.chars().any(is_unsafe);
-    if !unsafe_chars && cut == 0 {
-        return Cow::Borrowed(text);
+    let shown = escaped(text);
+    if cut == 0 {
+        return shown;
     }
-    let mut out = String::with_capacity(text.len() + 64);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            push_escaped(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    if cut > 0 {
-        out.push_str(&format!(
-            "… (+{cut} characters; --output json has it whole)"
-        ));
-    }
+    let mut out = shown.into_owned();
+    out.push_str(&format!(
+        "… (+{cut} characters; --output json has it whole)"
+    ));
     Cow::Owned(out)
 }
 

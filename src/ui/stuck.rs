@@ -9,6 +9,7 @@ use super::table::{Cell, Table, col};
 use super::text::{fit_command, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
+use crate::model::next::{NextCommand, Subcommand};
 use crate::model::region::RegionStatus;
 use crate::model::short_id;
 use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
@@ -169,7 +170,7 @@ fn group_lines(groups: &[StuckGroup], out: &Output, lines: &mut Vec<String>) {
         lines.push(format!(
             "    {}",
             out.paint(
-                &fit_command(&g.next_command, out.command_room(4)),
+                &fit_command(&g.next_command.to_string(), out.command_room(4)),
                 Paint::Bold
             )
         ));
@@ -188,7 +189,7 @@ fn deployment_lines(rows: &[StuckDeployment], out: &Output, lines: &mut Vec<Stri
             d.deployment_id,
             d.path.as_str(),
             &d.next_step,
-            d.next_command.as_deref(),
+            d.next_command.as_ref(),
             lines,
         );
     }
@@ -210,7 +211,7 @@ fn lease_lines(rows: &[OrphanedLease], out: &Output, lines: &mut Vec<String>) {
             l.deployment_id,
             who,
             &l.next_step,
-            l.next_command.as_deref(),
+            l.next_command.as_ref(),
             lines,
         );
     }
@@ -269,7 +270,7 @@ fn next_lines(
     id: uuid::Uuid,
     label: &str,
     step: &str,
-    command: Option<&str>,
+    command: Option<&NextCommand>,
     lines: &mut Vec<String>,
 ) {
     let head = format!("  {} ({label}): ", short_id(id));
@@ -278,7 +279,10 @@ fn next_lines(
             lines.extend(wrap("next:", out.width, &head, "    "));
             lines.push(format!(
                 "    {}",
-                out.paint(&fit_command(command, out.command_room(4)), Paint::Bold)
+                out.paint(
+                    &fit_command(&command.to_string(), out.command_room(4)),
+                    Paint::Bold
+                )
             ));
         }
         None => lines.extend(wrap(&visible(step), out.width, &head, "    ")),
@@ -286,11 +290,14 @@ fn next_lines(
 }
 
 /// The hint for the human on stderr.
-pub fn hint(report: &StuckReport) -> Option<&'static str> {
-    report.found_anything().then_some(
-        "Look before you act: `pushleft-controller diagnose <deployment>` shows the evidence; \
-         fail-safely decides the path again under row locks and asks before it writes.",
-    )
+pub fn hint(report: &StuckReport) -> Option<String> {
+    report.found_anything().then(|| {
+        format!(
+            "Look before you act: `{}` shows the evidence; fail-safely decides the path again \
+             under row locks and asks before it writes.",
+            NextCommand::new(Subcommand::Diagnose).placeholder("deployment")
+        )
+    })
 }
 
 fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
@@ -393,7 +400,7 @@ impl Report for StuckReport {
         let mut lines = vec![Line::Out(render(self, out))];
         lines.extend(report::warnings(out, &self.warnings));
         if let Some(hint) = hint(self) {
-            lines.push(Line::Note(wrapped(hint, out.width, "", "  ")));
+            lines.push(Line::Note(wrapped(&hint, out.width, "", "  ")));
         }
         lines
     }

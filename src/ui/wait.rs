@@ -13,8 +13,8 @@ use super::sanitize::visible;
 use super::text::stamp;
 use crate::decide::{Blocked, Pending, Progress};
 use crate::duration::{ago, human};
-use crate::model::short_id;
 use crate::model::wait::{WaitAll, WaitItem, WaitReport, WaitResult};
+use crate::model::{NextCommand, short_id};
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
@@ -219,9 +219,15 @@ pub fn timed_out_text(p: &Progress, timeout: Duration) -> String {
     }
     let id = short_id(p.deployment_id);
     message.push_str(&if p.blocked.is_empty() {
-        format!("\n  next: rerun `pushleft-controller wait {id}` with a longer --timeout, or diagnose it")
+        format!(
+            "\n  next: rerun `{}` with a longer --timeout, or diagnose it",
+            NextCommand::wait(id)
+        )
     } else {
-        format!("\n  next: resolve the blocked items above, then rerun `pushleft-controller wait {id}`")
+        format!(
+            "\n  next: resolve the blocked items above, then rerun `{}`",
+            NextCommand::wait(id)
+        )
     });
     message
 }
@@ -230,8 +236,10 @@ pub fn timed_out_text(p: &Progress, timeout: Duration) -> String {
 pub fn nothing_to_wait_for_text(p: &Progress) -> String {
     let id = short_id(p.deployment_id);
     format!(
-        "deployment {} is {}: nobody has failed it (fail-safely did not run, or did not take effect), so there is nothing to wait for. Next step: `pushleft-controller diagnose {id}`, then fail-safely if a path applies",
-        p.deployment_id, p.status
+        "deployment {} is {}: nobody has failed it (fail-safely did not run, or did not take effect), so there is nothing to wait for. Next step: `{}`, then fail-safely if a path applies",
+        p.deployment_id,
+        p.status,
+        NextCommand::diagnose(id)
     )
 }
 

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("decide", 2),
     ("model", 1),
     ("exit", 0),
+    ("db_failure", 0),
     ("duration", 0),
     ("interrupt", 0),
 ];

@@ -18,8 +18,8 @@ use crate::db::transition::Request;
 use crate::decide::batch::{BatchResult, batch_code, ids_in};
 use crate::exit::{self, ExitCode};
 use crate::model::batch::{BatchItem, BatchReport, BatchSummary};
+use crate::model::next::{NextCommand, Subcommand};
 use crate::ui;
-use crate::ui::markdown::shell_quote;
 
 /// The item for one run of the transition.
 fn item(
@@ -37,7 +37,7 @@ fn item(
             } else {
                 BatchResult::Applied
             },
-            exit_code: 0,
+            exit_code: ExitCode::Done,
             outcome: Some(outcome),
             error: None,
         },
@@ -50,7 +50,7 @@ fn item(
                 } else {
                     BatchResult::Failed
                 },
-                exit_code: code.as_i32(),
+                exit_code: code,
                 outcome: None,
                 error: Some(format!("{err:#}")),
             }
@@ -62,7 +62,7 @@ fn skipped(deployment: &str) -> BatchItem {
     BatchItem {
         deployment: deployment.to_string(),
         result: BatchResult::Skipped,
-        exit_code: 0,
+        exit_code: ExitCode::Done,
         outcome: None,
         error: None,
     }
@@ -220,30 +220,31 @@ fn confirm_and_apply(
 /// What to run after the batch: after a dry run, the batch for real; after
 /// writes, `wait` for what was written (the same list, or the ids when it
 /// came on stdin). None when nothing is left to do.
-fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Option<String> {
-    let tool = "pushleft-controller";
-    let list = from.display().to_string();
+fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Option<NextCommand> {
+    let stdin = from == Path::new("-");
     if args.dry_run {
         let planned = items
             .iter()
             .any(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed));
-        return (planned && from != Path::new("-")).then(|| {
-            format!(
-                "{tool} fail-safely --from {} --reason {}",
-                shell_quote(&list),
-                shell_quote(&args.reason)
-            )
+        return (planned && !stdin).then(|| {
+            NextCommand::new(Subcommand::FailSafely)
+                .option("--from", from.display())
+                .option("--reason", &args.reason)
         });
     }
-    let written: Vec<String> = items
+    let written: Vec<_> = items
         .iter()
         .filter_map(|i| i.outcome.as_ref())
-        .map(|o| o.deployment_id.to_string())
+        .map(|o| o.deployment_id)
         .collect();
-    match (written.is_empty(), from == Path::new("-")) {
+    match (written.is_empty(), stdin) {
         (true, _) => None,
-        (false, false) => Some(format!("{tool} wait --from {}", shell_quote(&list))),
-        (false, true) => Some(format!("{tool} wait {}", written.join(" "))),
+        (false, false) => Some(NextCommand::new(Subcommand::Wait).option("--from", from.display())),
+        (false, true) => Some(
+            written
+                .iter()
+                .fold(NextCommand::new(Subcommand::Wait), |next, id| next.arg(id)),
+        ),
     }
 }
 
@@ -255,26 +256,13 @@ fn finish(
 ) -> Result<ExitCode> {
     let dry_run = args.dry_run;
     let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
-    let code = batch_code(
-        items
-            .iter()
-            .map(|i| match i.exit_code {
-                0 => ExitCode::Done,
-                2 => ExitCode::Usage,
-                3 => ExitCode::NotFound,
-                4 => ExitCode::Refused,
-                5 => ExitCode::Conflict,
-                130 => ExitCode::Interrupted,
-                _ => ExitCode::Unexpected,
-            })
-            .chain(interrupted),
-    );
+    let code = batch_code(items.iter().map(|i| i.exit_code).chain(interrupted));
     let report = BatchReport {
         dry_run,
         summary: BatchSummary::of(&items),
         next_command: next_command(args, from, &items),
         outcomes: items,
-        exit_code: code.as_i32(),
+        exit_code: code,
     };
     ctx.emit(&report)?;
     Ok(code)

@@ -9,6 +9,7 @@ use anyhow::Result;
 
 use crate::cli::FailSafelyArgs;
 use crate::db::transition::{self, Outcome, Request};
+use crate::db_failure::DbFailure;
 use crate::exit::{self, ExitCode};
 use crate::ui;
 
@@ -23,18 +24,15 @@ pub fn execute(client: &mut Session, request: &Request) -> Result<Outcome> {
 /// ("another transaction holds deployment …"); add who that is, from
 /// pg_stat_activity, when it can be found.
 fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error) -> anyhow::Error {
-    let lock_timeout = exit::code_for(&err) == ExitCode::Conflict
-        && err
-            .to_string()
-            .starts_with("another transaction holds deployment");
-    if !lock_timeout {
+    if exit::db_failure(&err) != Some(DbFailure::LockTimeout) {
         return err;
     }
     match crate::db::locks::holders(client, &request.schema) {
-        Ok(holders) if !holders.is_empty() => exit::conflict(format!(
-            "{err}. {}",
-            ui::fail_safely::lock_holders_text(&holders)
-        )),
+        Ok(holders) if !holders.is_empty() => exit::explained(
+            DbFailure::LockTimeout,
+            ExitCode::Conflict,
+            format!("{err}. {}", ui::fail_safely::lock_holders_text(&holders)),
+        ),
         _ => err,
     }
 }

@@ -10,20 +10,8 @@ use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::{Outcome, Request};
 use crate::exit::ExitCode;
+use crate::model::next::{NextCommand, Subcommand};
 use crate::ui;
-
-/// A word in a shell command line, quoted when it needs to be.
-fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@%+=,".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
 
 /// What the transition leaves for the command to say: a dry run wrote
 /// nothing, so its next command applies it (unattended, with the path and
@@ -37,18 +25,20 @@ fn complete(
     mut outcome: Outcome,
 ) -> Result<Outcome> {
     if outcome.dry_run && !outcome.replayed {
-        let mut command = format!(
-            "pushleft-controller fail-safely {} --reason {} --yes --expect-path {} --expect-fingerprint {}",
-            outcome.deployment_id,
-            shell_word(&request.reason),
-            outcome.path.as_str(),
-            outcome.fingerprint.as_deref().unwrap_or("-"),
-        );
+        let mut command = NextCommand::new(Subcommand::FailSafely)
+            .arg(outcome.deployment_id)
+            .option("--reason", &request.reason)
+            .arg("--yes")
+            .option("--expect-path", outcome.path.as_str())
+            .option(
+                "--expect-fingerprint",
+                outcome.fingerprint.as_deref().unwrap_or("-"),
+            );
         if let Some(key) = &args.idempotency_key {
-            command.push_str(&format!(" --idempotency-key {}", shell_word(key)));
+            command = command.option("--idempotency-key", key);
         }
         if let Some(role) = &args.role {
-            command.push_str(&format!(" --role {}", shell_word(role)));
+            command = command.option("--role", role);
         }
         outcome.next_command = command;
     }

@@ -15,6 +15,7 @@ use anyhow::Result;
 use super::Context;
 use crate::cli::WaitArgs;
 use crate::exit::{self, ExitCode, Lost};
+use crate::model::NextCommand;
 
 /// One deployment as before; several (or `--from`) together.
 pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
@@ -32,13 +33,14 @@ fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
         Lost {
             doing: &format!("waiting for deployment {deployment}"),
             written: ". wait only reads: nothing was written, and what fail-safely did stays done",
-            next: &exit::rerun_when_up(&format!("pushleft-controller wait {deployment}")),
+            next: &exit::rerun_when_up(NextCommand::wait(deployment)),
         },
     );
     if err.chain().any(|cause| cause.is::<exit::Failure>()) {
         return err;
     }
     err.context(format!(
-        "lost track of deployment {deployment} while waiting; rerun `pushleft-controller wait {deployment}` when the database is reachable"
+        "lost track of deployment {deployment} while waiting; rerun `{}` when the database is reachable",
+        NextCommand::wait(deployment)
     ))
 }

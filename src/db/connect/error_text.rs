@@ -6,6 +6,7 @@
 use super::dial::Failure;
 use super::hosts::HostSpec;
 use super::{PasswordSource, Settings};
+use crate::db_failure::DbFailure;
 
 impl Settings {
     /// Replaces every secret in `text` with `********` where it stands as
@@ -50,7 +51,8 @@ impl Settings {
                     .unwrap_or(PasswordSource::None);
                 if let Some(db) = err.as_db_error() {
                     let said = format!("the server said \"{}\"", self.redact(db.message()));
-                    return format!("{said}. {}", server_hint(db, &source));
+                    let failure = crate::db::errors::failure_of(err);
+                    return format!("{said}. {}", server_hint(db, failure, &source));
                 }
                 self.transport_hint(err, host)
                     .unwrap_or_else(|| self.crate_error_hint(err))
@@ -164,30 +166,37 @@ impl Settings {
     }
 }
 
-/// The next step for an error the server sent (by SQLSTATE).
-fn server_hint(db: &postgres::error::DbError, source: &PasswordSource) -> String {
-    use postgres::error::SqlState;
-    let code = db.code();
-    if *code == SqlState::INVALID_PASSWORD {
-        format!("Next step: check the password (it came from {source}).")
-    } else if *code == SqlState::INVALID_AUTHORIZATION_SPECIFICATION {
-        if db.message().contains("no encryption") {
+/// The next step for an error the server sent (by the SQLSTATE's kind).
+fn server_hint(
+    db: &postgres::error::DbError,
+    failure: DbFailure,
+    source: &PasswordSource,
+) -> String {
+    match failure {
+        DbFailure::InvalidPassword => {
+            format!("Next step: check the password (it came from {source}).")
+        }
+        // One SQLSTATE for both: only the server's words tell them apart.
+        DbFailure::NotAuthorized if db.message().contains("no encryption") => {
             "Next step: the server only accepts TLS here: use sslmode=require (or \
              verify-full) in the URL or PGSSLMODE."
                 .to_string()
-        } else {
+        }
+        DbFailure::NotAuthorized => {
             "Next step: the server's pg_hba.conf refuses this user, database or address; ask \
              the database owner, or check PGUSER/PGDATABASE."
                 .to_string()
         }
-    } else if *code == SqlState::INVALID_CATALOG_NAME {
-        "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
-    } else if *code == SqlState::CANNOT_CONNECT_NOW {
-        "Next step: the server is starting or stopping; retry in a moment.".to_string()
-    } else if *code == SqlState::TOO_MANY_CONNECTIONS {
-        "Next step: the server is out of connections; retry shortly.".to_string()
-    } else {
-        "Next step: fix what the server says, then retry.".to_string()
+        DbFailure::UnknownDatabase => {
+            "Next step: check the database name (dbname in the URL or PGDATABASE).".to_string()
+        }
+        DbFailure::NotAcceptingConnections => {
+            "Next step: the server is starting or stopping; retry in a moment.".to_string()
+        }
+        DbFailure::TooManyConnections => {
+            "Next step: the server is out of connections; retry shortly.".to_string()
+        }
+        _ => "Next step: fix what the server says, then retry.".to_string(),
     }
 }
 

@@ -29,8 +29,8 @@ pub(super) fn assume_role(
         Err(err) => {
             tx.batch_execute(sql::doctor::ROLLBACK_ROLE.text)?;
             let why = err
-                .as_db_error()
-                .map(|db| db.message().to_string())
+                .server_message
+                .clone()
                 .unwrap_or_else(|| err.to_string());
             checks.push(
                 "role",

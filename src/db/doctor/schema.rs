@@ -52,7 +52,7 @@ fn tables(report: &SchemaReport, expect: &Expect, checks: &mut Checks) {
                 "{} tables and {} columns as expected in schema {}",
                 report.tables_checked,
                 report.columns_checked,
-                crate::decide::triggers::visible(expect.schema.name())
+                crate::model::text::escaped(expect.schema.name())
             ),
         );
     } else {

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 
 use super::SchemaReport;
 use crate::db::sql::{self, Schema};
-use crate::decide::triggers::visible;
+use crate::model::text::escaped;
 
 /// The foreign keys "decide under locks" rests on: (table, column, the
 /// table whose id it references).
@@ -73,19 +73,19 @@ fn judge(
     match found.iter().find(|(_, disabled)| !disabled) {
         Some((name, _)) => report
             .foreign_keys
-            .push(format!("{table}.{column} → {parent} ({})", visible(name))),
+            .push(format!("{table}.{column} → {parent} ({})", escaped(name))),
         None if !found.is_empty() => report.foreign_key_problems.push(format!(
             "the foreign key {} from {table}.{column} to {parent}.id is not enforced (its \
              triggers are disabled): {why}. Next step: ALTER TABLE {schema}.{table} ENABLE \
              TRIGGER ALL",
-            visible(&found[0].0),
-            schema = visible(schema.name())
+            escaped(&found[0].0),
+            schema = escaped(schema.name())
         )),
         None => report.foreign_key_problems.push(format!(
             "no foreign key from {table}.{column} to {parent}.id: {why}. Next step: ALTER \
              TABLE {schema}.{table} ADD FOREIGN KEY ({column}) REFERENCES \
              {schema}.{parent} (id) NOT VALID",
-            schema = visible(schema.name())
+            schema = escaped(schema.name())
         )),
     }
 }

@@ -11,7 +11,7 @@ use super::tables::read_columns;
 use super::triggers::WRITTEN_TABLES;
 use super::{AllowedTriggers, SchemaReport};
 use crate::db::sql::{self, Conn};
-use crate::decide::triggers::visible;
+use crate::model::text::escaped;
 
 /// Runs the inventory over the tables found so far (`report.oids`) and
 /// records what it found, for the role in effect.
@@ -48,9 +48,9 @@ pub(super) fn check_inventory(
             report.allowed.push(format!(
                 "{} on {} calls {}.{}",
                 found.detail,
-                visible(&found.relation),
-                visible(schema),
-                visible(name)
+                escaped(&found.relation),
+                escaped(schema),
+                escaped(name)
             ));
             continue;
         }
@@ -74,11 +74,11 @@ impl Found {
     /// The relation, and whose tree it is in when it is a child.
     fn place(&self) -> String {
         if self.relation == self.root {
-            visible(&self.relation)
+            escaped(&self.relation).into_owned()
         } else {
             format!(
                 "{} (a partition or child of {})",
-                visible(&self.relation),
+                escaped(&self.relation),
                 self.root
             )
         }
@@ -86,7 +86,7 @@ impl Found {
 
     fn sentence(&self) -> String {
         let place = self.place();
-        let detail = visible(&self.detail);
+        let detail = escaped(&self.detail);
         match self.what.as_str() {
             "kind" => format!(
                 "{place} is {detail}, not a plain or partitioned table: fail-safely cannot lock \
@@ -104,15 +104,15 @@ impl Found {
                  for the lock fail-safely holds, so a dispatch could slip in between its \
                  decision and its write. To fix it: add the foreign key to {} as its parent has \
                  it (ALTER TABLE … ADD FOREIGN KEY … NOT VALID)",
-                visible(&self.relation)
+                escaped(&self.relation)
             ),
             "code" => format!(
                 "{detail} on {place} calls {}.{}, which fail-safely cannot vouch for: it would \
                  run inside its transaction, as its user, where it can write other tables or \
                  reach another database unseen by the guard. If it is part of your control \
                  plane and safe, list it in PUSHLEFT_ALLOWED_TRIGGERS (or --allowed-triggers)",
-                visible(self.schema.as_deref().unwrap_or("?")),
-                visible(self.name.as_deref().unwrap_or("?"))
+                escaped(self.schema.as_deref().unwrap_or("?")),
+                escaped(self.name.as_deref().unwrap_or("?"))
             ),
             "privilege" => format!(
                 "this role may not read {}.{detail}: the decision needs it. To fix it: GRANT \

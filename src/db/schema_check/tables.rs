@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::SchemaReport;
 use crate::db::sql::{self, Schema};
-use crate::decide::triggers::visible;
+use crate::model::text::escaped;
 
 /// A column type the tool can read, and the server types that qualify.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,7 +217,7 @@ pub(super) fn check_tables(
         let Some((oid, found)) = found.get(*table) else {
             report.schema_problems.push(format!(
                 "table {table} is missing (not found in schema {}; see --schema / PUSHLEFT_SCHEMA)",
-                visible(schema.name())
+                escaped(schema.name())
             ));
             continue;
         };
@@ -231,7 +231,7 @@ pub(super) fn check_tables(
                 Some((_, server_type)) if !kind.accepts(server_type) => {
                     report.schema_problems.push(format!(
                         "column {table}.{column} is {}, expected {}",
-                        visible(server_type),
+                        escaped(server_type),
                         kind.expected()
                     ))
                 }

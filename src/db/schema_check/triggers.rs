@@ -8,7 +8,8 @@ use anyhow::{Context, Result};
 
 use super::{AllowedTriggers, FoundTrigger, Operation, SchemaReport};
 use crate::db::sql::{self, Schema};
-use crate::decide::triggers::{Rule, Trigger, protects, visible, vouch};
+use crate::decide::triggers::{Rule, Trigger, protects, vouch};
+use crate::model::text::escaped;
 
 /// The triggers that keep the audit trail intact (README, "The database it
 /// talks to"): table and operation, each needing an enabled BEFORE trigger
@@ -158,7 +159,7 @@ fn check_protected(
         let on = if relation == table {
             table.to_string()
         } else {
-            format!("{} (a partition of {table})", visible(relation))
+            format!("{} (a partition of {table})", escaped(relation))
         };
         match (protecting, candidates.first()) {
             (Some(t), _) => {
@@ -199,9 +200,9 @@ fn not_protecting(
     let fix = match t.enabled.as_str() {
         "D" | "R" => format!(
             "next step: ALTER TABLE {}.{} ENABLE TRIGGER {}",
-            visible(schema.name()),
-            visible(relation),
-            visible(&t.name)
+            escaped(schema.name()),
+            escaped(relation),
+            escaped(&t.name)
         ),
         _ => "see the reference trigger in sql/schema.sql".to_string(),
     };
@@ -209,13 +210,13 @@ fn not_protecting(
         format!(
             "the BEFORE {} trigger {} on {on} is disabled",
             operation.as_str(),
-            visible(&t.name)
+            escaped(&t.name)
         )
     } else {
         format!(
             "the {} trigger {} on {on} does not protect it: {why}",
             operation.as_str(),
-            visible(&t.name)
+            escaped(&t.name)
         )
     };
     format!("{what}: the audit trail is not protected ({fix})")

@@ -11,6 +11,7 @@ use postgres::{Client, SimpleQueryMessage};
 use super::Timeouts;
 use super::terms::{InForce, Setting, Terms};
 use crate::db::sql::{self, Conn};
+use crate::db_failure::DbError;
 use crate::exit;
 
 /// A transaction the tool opened on its own terms ([`Terms`]), every
@@ -35,18 +36,18 @@ impl Pinned<'_> {
 
     /// Runs a script (several statements, no parameters) in the
     /// transaction.
-    pub fn batch_execute(&mut self, script: &str) -> Result<(), postgres::Error> {
-        self.client.batch_execute(script)
+    pub fn batch_execute(&mut self, script: &str) -> Result<(), DbError> {
+        Ok(self.client.batch_execute(script)?)
     }
 
-    pub fn commit(mut self) -> Result<(), postgres::Error> {
+    pub fn commit(mut self) -> Result<(), DbError> {
         self.done = true;
-        self.client.batch_execute("COMMIT")
+        Ok(self.client.batch_execute("COMMIT")?)
     }
 
-    pub fn rollback(mut self) -> Result<(), postgres::Error> {
+    pub fn rollback(mut self) -> Result<(), DbError> {
         self.done = true;
-        self.client.batch_execute("ROLLBACK")
+        Ok(self.client.batch_execute("ROLLBACK")?)
     }
 }
 
@@ -177,7 +178,7 @@ fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
              connection pool; remove it and rerun. Nothing was written"
         ));
     }
-    anyhow::Error::new(err).context("opening a transaction (sql/session/begin.sql)")
+    anyhow::Error::new(DbError::from(err)).context("opening a transaction (sql/session/begin.sql)")
 }
 
 /// The one statement libpq's `target_session_attrs` check needs, run in a
@@ -193,6 +194,7 @@ pub fn session_attrs(client: &mut Client, timeouts: &Timeouts) -> Result<(bool, 
     );
     let messages = client
         .simple_query(&script)
+        .map_err(DbError::from)
         .context("checking target_session_attrs")?;
     let row = messages
         .iter()

@@ -26,6 +26,13 @@ mod schema;
 pub use conn::Conn;
 pub use schema::Schema;
 
+use postgres::fallible_iterator::{FallibleIterator, MapErr};
+
+use crate::db_failure::DbError;
+
+/// The rows of [`Statement::query_stream`], as they arrive.
+pub type Rows<'c> = MapErr<postgres::RowIter<'c>, fn(postgres::Error) -> DbError>;
+
 /// How a file names the schema of the control plane's tables: psql's
 /// quoted-identifier variable, so `psql -v schema=public -f FILE` renders
 /// it the same way.
@@ -86,7 +93,7 @@ impl Statement {
         client: &mut impl Conn,
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+    ) -> Result<Vec<postgres::Row>, DbError> {
         self.query_text(client, &self.sql(schema), values)
     }
 
@@ -96,7 +103,7 @@ impl Statement {
         &self,
         client: &mut impl Conn,
         values: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+    ) -> Result<Vec<postgres::Row>, DbError> {
         debug_assert!(
             !self.text.contains(SCHEMA_PLACEHOLDER),
             "sql/{} names tables: use query",
@@ -137,10 +144,11 @@ impl Statement {
         client: &'c mut impl Conn,
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<postgres::RowIter<'c>, postgres::Error> {
-        client
+    ) -> Result<Rows<'c>, DbError> {
+        let rows = client
             .client()
-            .query_typed_raw(&self.sql(schema), self.typed(values))
+            .query_typed_raw(&self.sql(schema), self.typed(values))?;
+        Ok(rows.map_err(DbError::from as fn(postgres::Error) -> DbError))
     }
 
     /// Each value with its declared type, as the statement is sent.
@@ -170,8 +178,8 @@ impl Statement {
         client: &mut impl Conn,
         text: &str,
         values: &[&(dyn postgres::types::ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        client.client().query_typed(text, &self.typed(values))
+    ) -> Result<Vec<postgres::Row>, DbError> {
+        Ok(client.client().query_typed(text, &self.typed(values))?)
     }
 }
 

@@ -23,7 +23,7 @@ impl Schema {
                 name.len()
             ));
         }
-        if name.chars().any(char::is_control) {
+        if name.chars().any(crate::model::text::is_control) {
             return Err("the schema name contains a control character".to_string());
         }
         if name.starts_with("pg_") || name == "information_schema" {

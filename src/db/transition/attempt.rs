@@ -20,7 +20,7 @@ use crate::decide::guard::WriteSet;
 use crate::decide::input::{default_key, key_lock};
 use crate::decide::{self, Stuck, Verdict};
 use crate::exit;
-use crate::model::{BreakGlassPath, DeploymentSnapshot};
+use crate::model::{BreakGlassPath, DeploymentSnapshot, NextCommand};
 
 /// One attempt: step 1 here, the rest in [`attempt_in`].
 pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome> {
@@ -43,7 +43,7 @@ pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome>
     };
     // A standby refuses the READ WRITE transaction: say so, and name the
     // primary.
-    if is_during_recovery(&err) {
+    if is_during_recovery(session, &err) {
         return Err(refuse_on_standby(session));
     }
     Err(err)
@@ -122,7 +122,7 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
         fingerprint: Some(fingerprint),
         evidence: verdict.evidence,
         findings: verdict.findings,
-        next_command: format!("pushleft-controller wait {id}"),
+        next_command: NextCommand::wait(id),
     };
     // Step 13: COMMIT (or, for a dry run, roll back).
     finish(tx, id, request.dry_run)?;
@@ -212,9 +212,9 @@ fn undecidable(verdict: &Verdict, id: Uuid) -> anyhow::Error {
         "fail-safely refuses to decide for deployment {id}: {}. Nothing was written. Next step: \
          find out where the value comes from (a control plane newer than this \
          pushleft-controller, a migration, a hand edit); correct the row or use a \
-         pushleft-controller that knows the value, then run `pushleft-controller diagnose {id}` \
-         again",
-        verdict.reason
+         pushleft-controller that knows the value, then run `{}` again",
+        verdict.reason,
+        NextCommand::diagnose(id)
     ))
 }
 

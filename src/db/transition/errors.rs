@@ -1,17 +1,19 @@
 //! What a failed transition tells the operator: which conflicts are retried,
 //! and database errors turned into sentences with a next step.
 
-use postgres::error::SqlState;
 use uuid::Uuid;
 
 use super::{MAX_ATTEMPTS, Request};
-use crate::exit::{self, Lost};
+use crate::db::errors::{db_error, server_error};
+use crate::db_failure::{DbError, DbFailure};
+use crate::exit::{self, ExitCode, Lost};
+use crate::model::NextCommand;
 
 /// COMMIT failed: whether the change is in effect is unknown.
 #[derive(Debug)]
 pub struct CommitFailed {
     pub deployment: Uuid,
-    pub source: postgres::Error,
+    pub source: DbError,
 }
 
 impl std::fmt::Display for CommitFailed {
@@ -39,7 +41,8 @@ pub fn explain_lost_connection(err: anyhow::Error, request: &Request) -> anyhow:
                 next: &format!(
                     "rerun the same command (same --reason, same --idempotency-key): if the \
                      change was committed it reports it without writing again, otherwise it \
-                     applies it now. `pushleft-controller diagnose {id}` shows the current state"
+                     applies it now. `{}` shows the current state",
+                    NextCommand::diagnose(id)
                 ),
             },
         );
@@ -59,29 +62,21 @@ pub fn explain_lost_connection(err: anyhow::Error, request: &Request) -> anyhow:
     )
 }
 
-fn db_error(err: &anyhow::Error) -> Option<&postgres::error::DbError> {
-    err.chain()
-        .find_map(|c| c.downcast_ref::<postgres::Error>())?
-        .as_db_error()
-}
-
 /// The conflicts the whole transaction is retried on.
 pub fn retryable(err: &anyhow::Error) -> Option<&'static str> {
     let db = db_error(err)?;
-    let code = db.code();
-    if *code == SqlState::T_R_SERIALIZATION_FAILURE {
-        Some("serialization failure")
-    } else if *code == SqlState::T_R_DEADLOCK_DETECTED {
-        Some("deadlock")
-    } else if *code == SqlState::UNIQUE_VIOLATION
-        && (db.constraint() == Some("deployment_events_deployment_sequence")
-            // A partitioned deployment_events names its partition's key.
-            || (db.table().is_some_and(|t| t.starts_with("deployment_events"))
-                && db.constraint().is_some_and(|c| c.contains("sequence"))))
-    {
-        Some("event sequence taken")
-    } else {
-        None
+    match db.failure {
+        DbFailure::SerializationFailure => Some("serialization failure"),
+        DbFailure::Deadlock => Some("deadlock"),
+        DbFailure::UniqueViolation => {
+            let server = server_error(db)?;
+            let sequence = server.constraint() == Some("deployment_events_deployment_sequence")
+                // A partitioned deployment_events names its partition's key.
+                || (server.table().is_some_and(|t| t.starts_with("deployment_events"))
+                    && server.constraint().is_some_and(|c| c.contains("sequence")));
+            sequence.then_some("event sequence taken")
+        }
+        _ => None,
     }
 }
 
@@ -90,34 +85,42 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
     let Some(db) = db_error(&err) else {
         return err;
     };
-    let code = db.code().clone();
-    let message = db.message().to_string();
+    let failure = db.failure;
+    let message = db.server_message.clone().unwrap_or_default();
     let id = &request.deployment;
-    if code == SqlState::LOCK_NOT_AVAILABLE {
-        return exit::conflict(format!(
-            "another transaction holds deployment {id} (or one of its jobs or instances, or runs with the same idempotency key) and did not let go within {}; nothing was written. Retry in a moment, or raise --lock-timeout",
-            crate::duration::human(request.lock_timeout.as_secs() as i64).replace("0s", "<1s")
-        ));
+    if failure == DbFailure::LockTimeout {
+        return exit::explained(
+            failure,
+            ExitCode::Conflict,
+            format!(
+                "another transaction holds deployment {id} (or one of its jobs or instances, or runs with the same idempotency key) and did not let go within {}; nothing was written. Retry in a moment, or raise --lock-timeout",
+                crate::duration::human(request.lock_timeout.as_secs() as i64).replace("0s", "<1s")
+            ),
+        );
     }
     if retryable(&err).is_some() {
         return exit::conflict(format!(
             "deployment {id}: the transaction kept conflicting with concurrent changes ({message}) after {MAX_ATTEMPTS} attempts; nothing was written. Re-diagnose and retry"
         ));
     }
-    if code == SqlState::INSUFFICIENT_PRIVILEGE {
+    if failure == DbFailure::InsufficientPrivilege {
         let role = request
             .role
             .as_deref()
             .map(|r| format!(" (running as role {r})"))
             .unwrap_or_default();
-        return exit::refused(format!(
-            "permission denied{role}: {message}. fail-safely needs SELECT on the tables it reads, \
+        return exit::explained(
+            failure,
+            ExitCode::Refused,
+            format!(
+                "permission denied{role}: {message}. fail-safely needs SELECT on the tables it reads, \
              SELECT ... FOR UPDATE and UPDATE on deployments, jobs and application_instances, and \
              INSERT on deployment_events; run with --role set to the owner role or grant these. \
              Nothing was written"
-        ));
+            ),
+        );
     }
-    if code == SqlState::INVALID_PARAMETER_VALUE
+    if failure == DbFailure::InvalidParameterValue
         && let Some(role) = &request.role
     {
         return exit::refused(format!(

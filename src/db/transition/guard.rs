@@ -10,8 +10,8 @@ use uuid::Uuid;
 use crate::db::schema_check::SchemaReport;
 use crate::db::sql::{self, Schema};
 use crate::decide::guard::{Counters, HeldLock, WriteSet, check_guard, check_locks};
-use crate::decide::triggers::visible;
 use crate::exit;
+use crate::model::text::escaped;
 
 /// Step 11, after the writes: deferred triggers fire now, not at COMMIT;
 /// then the counters and the locks must show nothing but the runbook's
@@ -91,8 +91,8 @@ pub(super) fn write_set(
         ));
     };
     let mut set = WriteSet {
-        deployments_name: format!("{}.deployments", visible(schema.name())),
-        events_name: format!("{}.deployment_events", visible(schema.name())),
+        deployments_name: format!("{}.deployments", escaped(schema.name())),
+        events_name: format!("{}.deployment_events", escaped(schema.name())),
         ..WriteSet::default()
     };
     for row in sql::fail_safely::WRITE_SET

@@ -8,15 +8,20 @@ use anyhow::{Context, Result};
 
 use crate::db::session::{InForce, Session, origin};
 use crate::db::sql;
+use crate::db_failure::DbFailure;
 use crate::exit;
 
 /// `START TRANSACTION … READ WRITE` failed because the server is in
-/// recovery.
-pub fn is_during_recovery(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|c| c.downcast_ref::<postgres::Error>())
-        .filter_map(postgres::Error::as_db_error)
-        .any(|db| db.message().contains("during recovery"))
+/// recovery: it refused a feature (0A000, what a standby answers READ
+/// WRITE with; no SQLSTATE of its own), and it says it is a standby.
+pub fn is_during_recovery(session: &mut Session, err: &anyhow::Error) -> bool {
+    exit::db_failure(err) == Some(DbFailure::FeatureNotSupported)
+        && session
+            .read(|tx| {
+                let row = sql::session::IN_RECOVERY.query_catalog_one(tx, &[])?;
+                Ok(row.try_get::<_, bool>("in_recovery")?)
+            })
+            .unwrap_or(false)
 }
 
 /// A standby cannot take the write; name the primary when the standby

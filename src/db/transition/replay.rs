@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::{EventOut, Outcome, Request, new_status};
 use crate::exit;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
 
 /// `value` without any `log` key, at any depth.
 fn without_log(value: Value) -> Value {
@@ -122,7 +122,7 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
         fingerprint: None,
         evidence: Vec::new(),
         findings: Vec::new(),
-        next_command: format!("pushleft-controller wait {id}"),
+        next_command: NextCommand::wait(id),
     })
 }
 

@@ -11,8 +11,8 @@ use uuid::Uuid;
 use super::{EventOut, Request};
 use crate::db::sql;
 use crate::decide::Stuck;
-use crate::decide::triggers::visible;
 use crate::exit;
+use crate::model::text::escaped;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, DeploymentStatus};
 
 /// What the transaction wrote, to check the database against.
@@ -105,7 +105,7 @@ pub(super) fn write(
             id,
             &format!(
                 "the runbook's UPDATE set status {status}, but the row holds `{}`",
-                visible(&holds)
+                escaped(&holds)
             ),
         ));
     }
@@ -176,7 +176,7 @@ fn check_event(
             &format!(
                 "the event was written as {}, but the database holds kind `{}`",
                 path.as_str(),
-                visible(&stored.kind)
+                escaped(&stored.kind)
             ),
         ));
     }
@@ -222,7 +222,7 @@ pub(super) fn reread(
             id,
             &format!(
                 "the deployment holds status `{}` before COMMIT, not {}",
-                visible(&status),
+                escaped(&status),
                 written.status
             ),
         ));

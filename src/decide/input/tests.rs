@@ -65,7 +65,7 @@ fn each_reason_rule_names_itself() {
             .unwrap_err()
             .contains("not a valid regular expression")
     );
-    assert!(is_bidi_control('\u{202A}') && !is_bidi_control('\u{200E}'));
+    assert!(is_bidi_override('\u{202A}') && !is_bidi_override('\u{200E}'));
 }
 
 #[test]

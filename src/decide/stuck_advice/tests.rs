@@ -12,13 +12,16 @@ fn a_lease_of_a_finished_deployment_is_the_reclaimers() {
         (odd.path, odd.responsible),
         (BreakGlassPath::None, Responsible::Operator)
     );
-    assert!(odd.next_command.is_some_and(|c| c.contains("diagnose")));
+    assert!(
+        odd.next_command
+            .is_some_and(|c| c.to_string().contains("diagnose"))
+    );
     let building = for_orphaned_lease(id, &DeploymentStatus::Building, true);
     assert_eq!(building.responsible, Responsible::Operator);
     assert_eq!(building.path, BreakGlassPath::TeardownRequested);
     assert!(
         building
             .next_command
-            .is_some_and(|c| c.contains("fail-safely"))
+            .is_some_and(|c| c.to_string().contains("fail-safely"))
     );
 }

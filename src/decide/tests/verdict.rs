@@ -10,7 +10,7 @@ fn never_dispatched_in_flight_is_operator_failed_with_no_evidence() {
     assert!(v.evidence.is_empty());
     assert!(v.headline.starts_with("operator_failed"));
     assert_eq!(
-        v.next_command.as_deref(),
+        v.next_command.map(|c| c.to_string()).as_deref(),
         Some(
             "pushleft-controller fail-safely 00000000-0000-0000-0000-0000000000d1 --reason \"<ticket and reason>\""
         )
@@ -89,7 +89,7 @@ fn a_running_deployment_is_not_stuck_and_gets_no_next_step() {
     s.deployment.status = "failed".into();
     let v = assess_default(&s);
     assert_eq!(v.path, BreakGlassPath::TeardownRequested);
-    assert!(v.next_command.unwrap().contains("fail-safely"));
+    assert!(v.next_command.unwrap().to_string().contains("fail-safely"));
 }
 
 #[test]
@@ -109,7 +109,13 @@ fn nothing_to_do_says_why() {
     }
     let mut s = base();
     s.deployment.status = "teardown_queued".into();
-    assert!(assess_default(&s).next_command.unwrap().contains("wait"));
+    assert!(
+        assess_default(&s)
+            .next_command
+            .unwrap()
+            .to_string()
+            .contains("wait")
+    );
     s.deployment.status = "paused".into();
     finding(&assess_default(&s), "unknown_status");
 }

@@ -70,8 +70,12 @@ fn a_dead_node_is_one_group_with_every_deployment_on_it() {
     assert_eq!(groups[0].oldest_stuck_for_seconds, 9000);
     assert_eq!(groups[0].teardown_requested, 3);
     assert_eq!(
-        groups[0].next_command,
+        groups[0].next_command.to_string(),
         "pushleft-controller stuck --node edge-07"
+    );
+    assert_eq!(
+        group_command(GroupBy::Pool, "edge pool; reboot").to_string(),
+        "pushleft-controller stuck --pool 'edge pool; reboot'"
     );
     let by_path = group(&scan().deployments_stuck, GroupBy::Path);
     assert_eq!(by_path[0].key, "teardown_requested");

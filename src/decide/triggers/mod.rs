@@ -17,6 +17,8 @@
 
 use serde::Serialize;
 
+use crate::model::text::escaped;
+
 /// The operation a trigger fires on, with its bit in `pg_trigger.tgtype`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -131,10 +133,10 @@ impl Trigger {
     pub fn describe(&self) -> String {
         format!(
             "trigger `{}` on {} ({}, function {}{})",
-            visible(&self.name),
-            visible(&self.relation),
+            escaped(&self.name),
+            escaped(&self.relation),
             self.timing(),
-            visible(&self.function),
+            escaped(&self.function),
             match self.enabled.as_str() {
                 "D" => ", disabled",
                 "R" => ", replica only",
@@ -142,21 +144,6 @@ impl Trigger {
             }
         )
     }
-}
-
-/// Text from the database (names an attacker may have chosen) with control
-/// and bidirectional-formatting characters made visible, for messages that
-/// end up on a terminal.
-pub fn visible(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() || crate::decide::input::is_bidi_control(c) {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// Whether a trigger function really refuses: PL/pgSQL whose first
@@ -238,7 +225,7 @@ fn made_to_protect(trigger: &Trigger, operation: Operation) -> Result<(), String
     refuses(&trigger.language, &trigger.source).map_err(|why| {
         format!(
             "its function {} does not refuse: {why}",
-            visible(&trigger.function)
+            escaped(&trigger.function)
         )
     })
 }
@@ -258,7 +245,7 @@ pub fn protects(trigger: &Trigger, operation: Operation) -> Result<(), String> {
                     .to_string(),
             );
         }
-        other => return Err(format!("its enabled state is `{}`", visible(other))),
+        other => return Err(format!("its enabled state is `{}`", escaped(other))),
     }
     made_to_protect(trigger, operation)
 }
@@ -355,8 +342,8 @@ pub fn vouch(
     for rule in rules {
         let words = format!(
             "rule `{}` on {}",
-            visible(&rule.name),
-            visible(&rule.relation)
+            escaped(&rule.name),
+            escaped(&rule.relation)
         );
         if allowed.allows(table, &rule.relation, &rule.name) {
             out.allowed.push(words);

@@ -3,6 +3,15 @@ use super::*;
 #[test]
 fn one_rule_for_the_next_command() {
     let id = Uuid::from_u128(7);
+    // The rule's commands as the operator reads them.
+    fn next_command(
+        path: BreakGlassPath,
+        status: &DeploymentStatus,
+        id: Uuid,
+        asker: Asker,
+    ) -> Option<String> {
+        super::next_command(path, status, id, asker).map(|c| c.to_string())
+    }
     let fail = Some(format!(
         "pushleft-controller fail-safely {id} --reason \"<ticket and reason>\""
     ));

@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 
 use super::sanitize::visible;
 use crate::model::connection::APPLICATION_NAME;
+use crate::model::next::{TOOL, shell_quote};
 
 /// Database (or any untrusted) text, safe inside markdown and a table
 /// cell: control characters visible, lines joined, markdown's
@@ -82,25 +83,13 @@ pub fn command_line(args: &[String]) -> String {
             shown.push("--database-url=<redacted>".to_string());
             continue;
         }
-        shown.push(shell_quote(arg));
+        shown.push(shell_quote(arg).into_owned());
     }
     if let Some(first) = shown.first_mut() {
         // The binary by its name, not the path it was run from.
-        *first = "pushleft-controller".to_string();
+        *first = TOOL.to_string();
     }
     shown.join(" ")
-}
-
-pub fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
-    if plain {
-        arg.to_string()
-    } else {
-        format!("'{}'", arg.replace('\'', r"'\''"))
-    }
 }
 
 /// The footer every report ends with.

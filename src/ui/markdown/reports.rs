@@ -44,7 +44,7 @@ fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
         escape(&verdict.reason)
     );
     if let Some(next) = &verdict.next_command {
-        out.push_str(&format!("\n**Next:** {}\n", code(next)));
+        out.push_str(&format!("\n**Next:** {}\n", code(&next.to_string())));
     }
     out.push_str(&format!(
         "\nStatus {} since {} (created {}); {} events, the last {}.\n",
@@ -189,7 +189,7 @@ fn groups(out: &mut String, report: &StuckReport) {
                     g.key.clone(),
                     g.count.to_string(),
                     crate::duration::human(g.oldest_stuck_for_seconds),
-                    g.next_command.clone(),
+                    g.next_command.to_string(),
                 ]
             })
             .collect();
@@ -316,7 +316,7 @@ pub fn fail_safely(o: &Outcome) -> String {
             .as_deref()
             .map(|f| format!(", fingerprint {}", code(f)))
             .unwrap_or_default(),
-        code(&o.next_command)
+        code(&o.next_command.to_string())
     ));
     out.push_str(&footer(o.event.occurred_at));
     out

@@ -169,3 +169,32 @@ fn a_lock_held_elsewhere_times_out_with_exit_5_and_a_rerun_succeeds() {
         .assert_code(0);
     assert_eq!(status_of(&db, &scenario(1)), "failed");
 }
+
+/// The lock timeout is known by its type, not its words: the db layer
+/// classified the server's 55P03 once, the sentence that explains it still
+/// says which failure it is, and its exit code comes from that.
+#[test]
+fn a_lock_timeout_is_classified_by_type() {
+    use pushleft_controller::db_failure::DbFailure;
+    use pushleft_controller::exit::{self, ExitCode};
+    let db = TestDb::scenarios();
+    let lock = db.lock_deployment(&scenario(1));
+    let mut client = Session::from(db.client());
+    let err = fail_safely::execute(
+        &mut client,
+        &Request {
+            lock_timeout: Duration::from_millis(200),
+            ..request("d0000001", "INC-10 lock")
+        },
+        &mut |_| {},
+    )
+    .expect_err("the lock is held elsewhere");
+    assert_eq!(
+        exit::db_failure(&err),
+        Some(DbFailure::LockTimeout),
+        "{err:#}"
+    );
+    assert_eq!(exit::code_for(&err), ExitCode::Conflict);
+    assert_eq!(exit::kind_for(&err), exit::ErrorKind::Conflict);
+    lock.release();
+}
