@@ -894,12 +894,16 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --from --timeout --interval --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
