@@ -185,7 +185,7 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
             break
         }
         'pushleft-controller;wait' {
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from … -o json` (its applied and replayed deployments): what a batch wrote')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from FILE -o json` (its applied and replayed deployments): what a batch wrote')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up after this long (exit 6)')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often to look (at least 100ms: every look is a transaction)')
             [CompletionResult]::new('--stale-after', '--stale-after', [CompletionResultType]::ParameterName, 'A node whose heartbeat is older than this is stale')

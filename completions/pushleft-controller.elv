@@ -173,7 +173,7 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
             cand --version 'Print version'
         }
         &'pushleft-controller;wait'= {
-            cand --from 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from … -o json` (its applied and replayed deployments): what a batch wrote'
+            cand --from 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from FILE -o json` (its applied and replayed deployments): what a batch wrote'
             cand --timeout 'Give up after this long (exit 6)'
             cand --interval 'How often to look (at least 100ms: every look is a transaction)'
             cand --stale-after 'A node whose heartbeat is older than this is stale'

@@ -196,7 +196,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l no-headers -d 'Tables without their header line'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s V -l version -d 'Print version'
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l from -d 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from … -o json` (its applied and replayed deployments): what a batch wrote' -r -F
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l from -d 'The deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json` or of `fail-safely --from FILE -o json` (its applied and replayed deployments): what a batch wrote' -r -F
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l timeout -d 'Give up after this long (exit 6)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l interval -d 'How often to look (at least 100ms: every look is a transaction)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r

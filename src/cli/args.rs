@@ -319,7 +319,7 @@ pub struct WaitArgs {
     pub deployments: Vec<String>,
 
     /// The deployment ids in FILE (- for stdin), one per line, or the JSON
-    /// of `stuck -o json` or of `fail-safely --from … -o json` (its
+    /// of `stuck -o json` or of `fail-safely --from FILE -o json` (its
     /// applied and replayed deployments): what a batch wrote.
     #[arg(long, value_name = "FILE")]
     pub from: Option<std::path::PathBuf>,
