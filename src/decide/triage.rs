@@ -64,28 +64,66 @@ fn org_matches(org: Option<Uuid>, prefix: &str) -> bool {
     org.simple().to_string().starts_with(&wanted)
 }
 
+/// The group of deployments that wait on no node (or pool), and the
+/// filter value that lists exactly them (`stuck --node '(none)'`).
+pub const NONE: &str = "(none)";
+/// The group of deployments whose org is unknown (NULL), and the filter
+/// value that lists exactly them.
+pub const UNKNOWN: &str = "(unknown)";
+
+/// `wanted` among `names`: a name, or [`NONE`] for no name at all.
+fn names_match(names: &[String], wanted: &str) -> bool {
+    if wanted == NONE {
+        names.is_empty()
+    } else {
+        names.iter().any(|n| n == wanted)
+    }
+}
+
+/// An org filter: a prefix, or [`UNKNOWN`] for a NULL org.
+fn org_filter_matches(org: Option<Uuid>, wanted: &str) -> bool {
+    if wanted == UNKNOWN {
+        org.is_none()
+    } else {
+        org_matches(org, wanted)
+    }
+}
+
 impl TriageFilter {
     fn keeps_deployment(&self, d: &StuckDeployment) -> bool {
         self.status.as_ref().is_none_or(|s| *s == d.status)
-            && self.org.as_deref().is_none_or(|o| org_matches(d.org_id, o))
-            && self.node.as_ref().is_none_or(|n| d.nodes.contains(n))
-            && self.pool.as_ref().is_none_or(|p| d.pools.contains(p))
+            && self
+                .org
+                .as_deref()
+                .is_none_or(|o| org_filter_matches(d.org_id, o))
+            && self
+                .node
+                .as_deref()
+                .is_none_or(|n| names_match(&d.nodes, n))
+            && self
+                .pool
+                .as_deref()
+                .is_none_or(|p| names_match(&d.pools, p))
             && self.path.is_none_or(|p| p == d.path)
     }
 
     fn keeps_lease(&self, l: &OrphanedLease) -> bool {
+        let one = |name: &Option<String>| name.iter().cloned().collect::<Vec<_>>();
         self.status
             .as_ref()
             .is_none_or(|s| *s == l.deployment_status)
-            && self.org.as_deref().is_none_or(|o| org_matches(l.org_id, o))
+            && self
+                .org
+                .as_deref()
+                .is_none_or(|o| org_filter_matches(l.org_id, o))
             && self
                 .node
-                .as_ref()
-                .is_none_or(|n| l.node_name.as_ref() == Some(n))
+                .as_deref()
+                .is_none_or(|n| names_match(&one(&l.node_name), n))
             && self
                 .pool
-                .as_ref()
-                .is_none_or(|p| l.node_pool.as_ref() == Some(p))
+                .as_deref()
+                .is_none_or(|p| names_match(&one(&l.node_pool), p))
             && self.path.is_none_or(|p| p == l.path)
     }
 }
@@ -124,7 +162,7 @@ fn sort(report: &mut StuckReport, by: SortBy) {
 fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
     let or_none = |values: &[String]| {
         if values.is_empty() {
-            vec!["(none)".to_string()]
+            vec![NONE.to_string()]
         } else {
             values.to_vec()
         }
@@ -136,7 +174,7 @@ fn keys(d: &StuckDeployment, by: GroupBy) -> Vec<String> {
         GroupBy::Path => vec![d.path.as_str().to_string()],
         GroupBy::Org => vec![
             d.org_id
-                .map_or_else(|| "(unknown)".to_string(), |o| o.to_string()),
+                .map_or_else(|| UNKNOWN.to_string(), |o| o.to_string()),
         ],
     }
 }
@@ -150,9 +188,8 @@ fn group_command(by: GroupBy, key: &str) -> NextCommand {
         GroupBy::Path => "--path",
         GroupBy::Org => "--org",
     };
-    if key == "(none)" || key == "(unknown)" {
-        return NextCommand::new(Subcommand::Stuck);
-    }
+    // `(none)` and `(unknown)` are filter values too: each group's
+    // command lists exactly that group.
     NextCommand::new(Subcommand::Stuck).option(flag, key)
 }
 

@@ -126,3 +126,26 @@ fn an_org_matches_by_prefix_and_status_exactly() {
         .collect();
     assert_eq!(ids, [1]);
 }
+
+#[test]
+fn the_none_group_has_its_own_command_that_lists_exactly_it() {
+    let groups = group(&scan().deployments_stuck, GroupBy::Node);
+    let none = groups
+        .iter()
+        .find(|g| g.key == NONE)
+        .expect("a (none) group");
+    assert_eq!(
+        none.next_command.to_string(),
+        "pushleft-controller stuck --node '(none)'"
+    );
+    let t = Triage {
+        filter: TriageFilter {
+            node: Some(NONE.into()),
+            ..TriageFilter::default()
+        },
+        ..Triage::default()
+    };
+    let out = triage(scan(), &t);
+    assert_eq!(out.deployments_stuck.len(), none.count);
+    assert!(out.deployments_stuck.iter().all(|d| d.nodes.is_empty()));
+}
