@@ -17,7 +17,7 @@ use crate::support::{self, Run, TestDb, scenario, strand_on_edge_07};
 const FAIL_SAFELY_DRY_RUN: u32 = 6;
 const FAIL_SAFELY_WRITE: u32 = 7;
 const FAIL_SAFELY_REPLAY: u32 = 7;
-const DOCTOR: u32 = 42;
+const DOCTOR: u32 = 5;
 /// Per deployment of a batch, beyond the first: planning (`--dry-run`)
 /// and applying (`--yes`).
 const BATCH_PLAN_EACH: u32 = 6;
