@@ -1,11 +1,12 @@
--- Steps 3 and 11, the guard's counters: rows this backend inserted, updated
+-- Steps 4 and 11, the guard's counters: rows this backend inserted, updated
 -- and deleted per relation in the current transaction (including rows
 -- changed by triggers), for every table, the catalogs included: DDL, a
 -- TRUNCATE (a new relfilenode in pg_class) and CREATE ROLE show up there.
 -- On PostgreSQL 15 they also carry not-yet-flushed counts of earlier
--- transactions of this backend, so the guard compares a delta: read once at
--- the start of the transaction and once before COMMIT. Keyed by oid:
--- partitions count for the table they belong to.
+-- transactions of this backend, so the guard compares a delta: read first
+-- in step 4's message, before anything is written, and again in step 11's,
+-- before COMMIT. Keyed by oid: partitions count for the table they belong
+-- to. No parameters: it travels in a simple-query message.
 SELECT relid::int8 AS relid,
        schemaname::text || '.' || relname::text AS name,
        n_tup_ins AS inserted,

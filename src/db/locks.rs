@@ -13,7 +13,7 @@ pub fn holders(session: &mut Session, schema: &Schema) -> Result<Vec<LockHolder>
     let rows = session.read(|tx| {
         sql::fail_safely::LOCK_HOLDERS
             .query_catalog(tx, &[&schema.name()])
-            .context("looking up who holds the locks (sql/fail_safely/16_lock_holders.sql)")
+            .context("looking up who holds the locks (sql/fail_safely/15_lock_holders.sql)")
     })?;
     Ok(rows
         .iter()

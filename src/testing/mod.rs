@@ -1,9 +1,11 @@
 //! What only the tests and the benchmark use: the EXPLAIN check over the
-//! SQL registry, and the throwaway cluster's test-only abilities. Hidden
+//! SQL registry, the throwaway cluster's test-only abilities, and the
+//! proxy that counts round trips. Hidden
 //! from the documentation: not part of the tool's interface.
 
 pub mod cluster;
 pub mod pgbouncer;
 pub mod plans;
+pub mod round_trips;
 
 pub use cluster::hand_to_server;

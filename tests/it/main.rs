@@ -32,6 +32,7 @@ mod metrics;
 mod pooler;
 mod race;
 mod regions;
+mod round_trips;
 mod sandbox;
 mod schema;
 mod screen;

@@ -5,9 +5,9 @@
 //! the exact `CREATE INDEX CONCURRENTLY` that adds it without blocking
 //! writes.
 
-use crate::db::session::Pinned;
 use anyhow::Result;
 
+use super::facts::Facts;
 use super::{Checks, Status};
 use crate::db::sql::{self, Schema};
 
@@ -82,13 +82,14 @@ pub fn expected_indexes(schema_sql: &str) -> Vec<ExpectedIndex> {
 }
 
 /// The `indexes` check.
-pub(super) fn indexes(tx: &mut Pinned<'_>, schema: &Schema, checks: &mut Checks) -> Result<()> {
+pub(super) fn indexes(facts: &Facts, schema: &Schema, checks: &mut Checks) -> Result<()> {
     let expected = expected_indexes(sql::scripts::SCHEMA.text);
     let mut missing = Vec::new();
     for index in &expected {
-        let present: bool = sql::doctor::INDEX_PRESENT
-            .query_catalog_one(tx, &[&schema.name(), &index.name])?
-            .get("present");
+        let present = facts
+            .value("indexes", &index.name)
+            .and_then(serde_json::Value::as_bool)
+            .ok_or_else(|| anyhow::anyhow!("sql/doctor/facts.sql: no index {}", index.name))?;
         if !present {
             missing.push(index);
         }

@@ -20,12 +20,14 @@ use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings};
 use crate::decide::triggers::AllowedTriggers;
 
+mod facts;
 pub mod indexes;
 mod privileges;
 mod schema;
 mod server;
 mod session;
 
+use facts::Facts;
 use privileges::{assume_role, read_privileges, write_privileges};
 use schema::schema;
 use server::{identity, recovery, server, tls};
@@ -142,19 +144,30 @@ fn in_transaction(
         checks.push("session", Status::Fail, format!("{shown}; {why}"));
         return Ok(());
     }
-    tls(tx, settings, reached, checks)?;
-    server(tx, checks)?;
-    recovery(tx, checks)?;
-    let (session_user, current_user) = identity(tx, checks)?;
-    let writer = match expect.role.as_deref() {
-        Some(role) if assume_role(tx, &session_user, role, checks)? => role.to_string(),
-        _ => current_user.clone(),
+    let index_names = indexes::expected_indexes(crate::db::sql::scripts::SCHEMA.text)
+        .into_iter()
+        .map(|index| index.name)
+        .collect();
+    let facts = Facts::read(
+        tx,
+        &expect.schema,
+        expect.role.as_deref(),
+        index_names,
+        &session::SHOWN,
+    )?;
+    tls(&facts, settings, reached, checks)?;
+    server(&facts, checks)?;
+    recovery(&facts, checks)?;
+    let (session_user, current_user) = identity(&facts, checks)?;
+    let (writer, as_role) = match expect.role.as_deref() {
+        Some(role) if assume_role(tx, &session_user, role, checks)? => (role.to_string(), true),
+        _ => (current_user.clone(), false),
     };
-    let present = read_privileges(tx, &expect.schema, &current_user, checks)?;
+    let present = read_privileges(&facts, &current_user, checks)?;
     if present.contains(&"deployments") && present.contains(&"deployment_events") {
-        write_privileges(tx, &expect.schema, &writer, checks)?;
+        write_privileges(&facts, &writer, as_role, checks)?;
     }
     schema(tx, expect, checks)?;
-    indexes::indexes(tx, &expect.schema, checks)?;
-    session(tx, settings, reached, checks)
+    indexes::indexes(&facts, &expect.schema, checks)?;
+    session(tx, &facts, settings, reached, checks)
 }

@@ -4,9 +4,11 @@
 use crate::db::session::Pinned;
 use anyhow::Result;
 
+use super::facts::{Facts, empty};
 use super::{Checks, Status};
+use crate::db::columns::{Columns, JsonRow};
 use crate::db::schema_check;
-use crate::db::sql::{self, Schema};
+use crate::db::sql;
 
 /// Whether `role` can be assumed (inside a savepoint, undone either way).
 pub(super) fn assume_role(
@@ -47,16 +49,15 @@ pub(super) fn assume_role(
 
 /// Whether `current_user` may read every table; returns the tables present.
 pub(super) fn read_privileges(
-    tx: &mut Pinned<'_>,
-    schema: &Schema,
+    facts: &Facts,
     current_user: &str,
     checks: &mut Checks,
 ) -> Result<Vec<&'static str>> {
     let mut unreadable = Vec::new();
     let mut present = Vec::new();
     for table in schema_check::tables() {
-        let row = sql::doctor::TABLE_READABLE.query_catalog_one(tx, &[&schema.name(), &table])?;
-        let (exists, readable): (bool, bool) = (row.get("present"), row.get("readable"));
+        let row = facts.entry("readable", table)?;
+        let (exists, readable): (bool, bool) = (row.col("present")?, row.col("readable")?);
         if exists {
             present.push(table);
             if !readable {
@@ -83,14 +84,20 @@ pub(super) fn read_privileges(
     Ok(present)
 }
 
+/// `as_role`: the writer is `--role` (assumed), not the current user.
 pub(super) fn write_privileges(
-    tx: &mut Pinned<'_>,
-    schema: &Schema,
+    facts: &Facts,
     writer: &str,
+    as_role: bool,
     checks: &mut Checks,
 ) -> Result<()> {
-    let row = sql::doctor::WRITE_PRIVILEGES.query_catalog_one(tx, &[&writer, &schema.name()])?;
-    let (update, insert): (bool, bool) = (row.get("may_update"), row.get("may_insert"));
+    // A role that does not exist has no entry: it may write nothing.
+    let row = match facts.value("write", if as_role { "role" } else { "self" }) {
+        Some(serde_json::Value::Object(map)) => JsonRow(map),
+        _ => JsonRow(empty()),
+    };
+    let update = row.col::<Option<bool>>("may_update")?.unwrap_or(false);
+    let insert = row.col::<Option<bool>>("may_insert")?.unwrap_or(false);
     if update && insert {
         checks.push(
             "write privileges",

@@ -1,26 +1,26 @@
 //! The connection's checks: TLS as reached, the server's version, primary
 //! or standby, and who the session is.
 
-use crate::db::session::Pinned;
 use anyhow::Result;
 
+use super::facts::Facts;
 use super::{Checks, Status};
+use crate::db::columns::Columns;
 use crate::db::connect::{Reached, Settings, Transport, Verified};
-use crate::db::sql;
 
 /// The oldest server the tool is tested against.
 const MIN_SERVER_VERSION: i32 = 130_000;
 
 /// TLS on the session reached: the server's view, and how the certificate was checked.
 pub(super) fn tls(
-    tx: &mut Pinned<'_>,
+    facts: &Facts,
     settings: &Settings,
     reached: &mut Reached,
     checks: &mut Checks,
 ) -> Result<()> {
-    let row = sql::doctor::TLS.query_catalog_one(tx, &[])?;
+    let row = facts.row("tls")?;
     let (ssl, version, cipher): (bool, String, String) =
-        (row.get("ssl"), row.get("version"), row.get("cipher"));
+        (row.col("ssl")?, row.col("version")?, row.col("cipher")?);
     reached.tls_version = ssl.then(|| version.clone());
     let roots = settings.root_certs();
     let mode = settings.ssl_mode();
@@ -56,9 +56,9 @@ pub(super) fn tls(
     Ok(())
 }
 
-pub(super) fn server(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
-    let row = sql::doctor::SERVER_VERSION.query_catalog_one(tx, &[])?;
-    let (version, number): (String, i32) = (row.get("version"), row.get("number"));
+pub(super) fn server(facts: &Facts, checks: &mut Checks) -> Result<()> {
+    let row = facts.row("server")?;
+    let (version, number): (String, i32) = (row.col("version")?, row.col("number")?);
     if number >= MIN_SERVER_VERSION {
         checks.push("server", Status::Ok, format!("PostgreSQL {version}"));
     } else {
@@ -71,9 +71,9 @@ pub(super) fn server(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn recovery(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
-    let row = sql::doctor::RECOVERY.query_catalog_one(tx, &[])?;
-    let (standby, lag): (bool, Option<f64>) = (row.get("standby"), row.get("lag"));
+pub(super) fn recovery(facts: &Facts, checks: &mut Checks) -> Result<()> {
+    let row = facts.row("recovery")?;
+    let (standby, lag): (bool, Option<f64>) = (row.col("standby")?, row.col("lag")?);
     if standby {
         let lag = match lag {
             Some(seconds) => format!(
@@ -97,12 +97,12 @@ pub(super) fn recovery(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<()> {
 }
 
 /// session_user and current_user.
-pub(super) fn identity(tx: &mut Pinned<'_>, checks: &mut Checks) -> Result<(String, String)> {
-    let row = sql::doctor::IDENTITY.query_catalog_one(tx, &[])?;
+pub(super) fn identity(facts: &Facts, checks: &mut Checks) -> Result<(String, String)> {
+    let row = facts.row("identity")?;
     let (session_user, current_user, database): (String, String, String) = (
-        row.get("session_user"),
-        row.get("current_user"),
-        row.get("database"),
+        row.col("session_user")?,
+        row.col("current_user")?,
+        row.col("database")?,
     );
     checks.push(
         "identity",

@@ -6,40 +6,50 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use super::facts::Facts;
 use super::{Checks, Status};
+use crate::db::columns::Columns;
 use crate::db::connect::{self, Reached, Settings};
 use crate::db::session::{Pinned, SEARCH_PATH, origin};
-use crate::db::sql;
 
 /// A duration as the server's settings spell milliseconds.
 fn millis(duration: Duration) -> String {
     crate::duration::millis(duration).to_string()
 }
 
+/// The settings the `session` line shows, read in `sql/doctor/facts.sql`.
+pub(super) const SHOWN: [&str; 6] = [
+    "application_name",
+    "statement_timeout",
+    "lock_timeout",
+    "idle_in_transaction_session_timeout",
+    "search_path",
+    "jit",
+];
+
 /// The settings in force in doctor's own pinned transaction (as in every
 /// transaction of the tool), the server's defaults and the pooler.
 pub(super) fn session(
     tx: &mut Pinned<'_>,
+    facts: &Facts,
     settings: &Settings,
     reached: &Reached,
     checks: &mut Checks,
 ) -> Result<()> {
-    let expected = [
-        ("application_name", connect::APPLICATION_NAME.to_string()),
-        ("statement_timeout", millis(settings.statement_timeout())),
-        ("lock_timeout", millis(connect::DEFAULT_LOCK_TIMEOUT)),
-        (
-            "idle_in_transaction_session_timeout",
-            millis(settings.idle_in_transaction_timeout()),
-        ),
-        ("search_path", SEARCH_PATH.replace(' ', "")),
-        ("jit", "off".to_string()),
+    let wanted = [
+        connect::APPLICATION_NAME.to_string(),
+        millis(settings.statement_timeout()),
+        millis(connect::DEFAULT_LOCK_TIMEOUT),
+        millis(settings.idle_in_transaction_timeout()),
+        SEARCH_PATH.replace(' ', ""),
+        "off".to_string(),
     ];
+    let expected = SHOWN.into_iter().zip(wanted);
     let mut in_force = Vec::new();
     let mut mismatched = Vec::new();
     for (name, want) in expected {
-        let row = sql::doctor::SETTING.query_catalog_one(tx, &[&name])?;
-        let (setting, shown): (String, String) = (row.get("setting"), row.get("shown"));
+        let row = facts.entry("settings", name)?;
+        let (setting, shown): (String, String) = (row.col("setting")?, row.col("shown")?);
         in_force.push(format!("{name}={shown}"));
         if setting.replace(' ', "") != want {
             mismatched.push(name);

@@ -1,10 +1,11 @@
 //! The foreign keys "decide under locks" rests on: present and enforced.
 
-use crate::db::sql::Conn;
-use anyhow::{Context, Result};
+use anyhow::Result;
+use serde_json::Value;
 
 use super::SchemaReport;
-use crate::db::sql::{self, Schema};
+use crate::db::columns::{Columns, json_rows};
+use crate::db::sql::Schema;
 use crate::model::text::escaped;
 
 /// The foreign keys "decide under locks" rests on: (table, column, the
@@ -16,31 +17,31 @@ pub const LOCKING_FOREIGN_KEYS: &[(&str, &str, &str)] = &[
     ("agent_job_results", "job_id", "jobs"),
 ];
 
-/// The foreign keys that make "decide under locks" hold: one statement
-/// for all of them.
+/// The foreign keys that make "decide under locks" hold (the
+/// `foreign_keys` section of `sql/schema_check/check.sql`).
 pub(super) fn check_foreign_keys(
-    client: &mut impl Conn,
+    doc: &Value,
     schema: &Schema,
     report: &mut SchemaReport,
 ) -> Result<()> {
-    let present: Vec<&(&str, &str, &str)> = LOCKING_FOREIGN_KEYS
-        .iter()
-        .filter(|(table, _, parent)| {
-            report.oids.contains_key(table) && report.oids.contains_key(parent)
-        })
-        .collect();
-    let children: Vec<i64> = present.iter().map(|(t, _, _)| report.oids[t]).collect();
-    let columns: Vec<String> = present.iter().map(|(_, c, _)| c.to_string()).collect();
-    let parents: Vec<i64> = present.iter().map(|(_, _, p)| report.oids[p]).collect();
-    let rows = sql::schema_check::FOREIGN_KEYS
-        .query_catalog(client, &[&children, &columns, &parents])
-        .context("reading the locking foreign keys")?;
-    for (n, (table, column, parent)) in present.into_iter().enumerate() {
-        let key = i64::try_from(n + 1).unwrap_or(i64::MAX);
+    // (child, column, parent, constraint, disabled)
+    let rows = json_rows(doc.get("foreign_keys"), |row| {
+        Ok((
+            row.col::<String>("child")?,
+            row.col::<String>("column")?,
+            row.col::<String>("parent")?,
+            row.col::<String>("name")?,
+            row.col::<bool>("disabled")?,
+        ))
+    })?;
+    for (table, column, parent) in LOCKING_FOREIGN_KEYS {
+        if !(report.oids.contains_key(table) && report.oids.contains_key(parent)) {
+            continue;
+        }
         let found: Vec<(String, bool)> = rows
             .iter()
-            .filter(|r| r.get::<_, i64>("key") == key)
-            .map(|r| (r.get("name"), r.get("disabled")))
+            .filter(|(c, col, p, _, _)| c == table && col == column && p == parent)
+            .map(|(_, _, _, name, disabled)| (name.clone(), *disabled))
             .collect();
         judge(schema, table, column, parent, &found, report);
     }

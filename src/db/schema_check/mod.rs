@@ -22,16 +22,19 @@
 //!   defaults, constraints and indexes of the written tables, and every
 //!   column readable.
 //!
-//! Only catalog reads: safe on a standby, inside a read-only transaction.
-//! Tables are looked up by schema and name as bound values.
+//! Only catalog reads, in one statement without parameters
+//! (`sql/schema_check/check.sql`): safe on a standby, inside a read-only
+//! transaction, and sent by fail-safely in the same message as the lock
+//! that freezes what it vouches for ([`statement`], [`judge`]).
 //!
 //! One file per concern: `tables.rs` (tables, columns, types and the
 //! events' unique key), `foreign_keys.rs`, `triggers.rs` (the protecting
 //! triggers, and the triggers and rules of the written tables) and
 //! `report.rs` (what the check found).
 
-use crate::db::sql::Conn;
-use anyhow::Result;
+use crate::db::sql::{self, Conn};
+use anyhow::{Context, Result};
+use serde_json::Value;
 
 use super::sql::Schema;
 pub use crate::decide::triggers::{AllowedTriggers, Operation};
@@ -52,20 +55,36 @@ use triggers::{Trees, check_triggers, check_written_tables};
 
 /// Checks tables, columns, types, the events' unique key, the locking
 /// foreign keys, the protecting triggers and the triggers and rules on the
-/// written tables, in `schema`. Reads the catalogs only.
+/// written tables, in `schema`: one statement. Reads the catalogs only.
 pub fn check(
     client: &mut impl Conn,
     schema: &Schema,
     allowed: &AllowedTriggers,
 ) -> Result<SchemaReport> {
+    let doc: Value = sql::schema_check::CHECK
+        .query_one(client, schema, &[])
+        .context("checking the schema (sql/schema_check/check.sql)")?
+        .try_get(0)
+        .context("reading the schema check")?;
+    judge(&doc, schema, allowed)
+}
+
+/// The check's statement for `schema`, to send in a message of its own
+/// making (it has no parameters).
+pub fn statement(schema: &Schema) -> String {
+    sql::schema_check::CHECK.sql(schema)
+}
+
+/// What the check's document (the one column of [`statement`]) says.
+pub fn judge(doc: &Value, schema: &Schema, allowed: &AllowedTriggers) -> Result<SchemaReport> {
     let mut report = SchemaReport::default();
-    check_tables(client, schema, &mut report)?;
-    check_unique_key(client, &mut report)?;
-    check_foreign_keys(client, schema, &mut report)?;
-    let trees = Trees::read(client, &report)?;
+    check_tables(doc, schema, &mut report)?;
+    check_unique_key(doc, &mut report);
+    check_foreign_keys(doc, schema, &mut report)?;
+    let trees = Trees::read(doc)?;
     check_triggers(&trees, schema, &mut report);
     check_written_tables(&trees, allowed, &mut report);
-    inventory::check_inventory(client, allowed, &mut report)?;
+    inventory::check_inventory(doc, allowed, &mut report)?;
     Ok(report)
 }
 

@@ -1,13 +1,14 @@
 //! The tables and columns the tool reads, with a type it can read, and
 //! the events' unique key.
 
-use crate::db::sql::Conn;
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use serde_json::Value;
 
 use super::SchemaReport;
-use crate::db::sql::{self, Schema};
+use crate::db::columns::{Columns, json_rows};
+use crate::db::sql::Schema;
 use crate::model::text::escaped;
 
 /// A column type the tool can read, and the server types that qualify.
@@ -189,29 +190,22 @@ pub fn tables() -> impl Iterator<Item = &'static str> {
     EXPECTED.iter().map(|(table, _)| *table)
 }
 
-/// Every table and column the tool reads, with a type it can read: one
-/// statement for all of them.
-pub(super) fn check_tables(
-    client: &mut impl Conn,
-    schema: &Schema,
-    report: &mut SchemaReport,
-) -> Result<()> {
-    let names: Vec<String> = tables().map(str::to_string).collect();
-    let rows = sql::schema_check::TABLES
-        .query_catalog(client, &[&schema.name(), &names])
-        .with_context(|| format!("looking up the tables in schema {schema}"))?;
+/// Every table and column the tool reads, with a type it can read (the
+/// `tables` section of `sql/schema_check/check.sql`).
+pub(super) fn check_tables(doc: &Value, schema: &Schema, report: &mut SchemaReport) -> Result<()> {
     let mut found: BTreeMap<String, (i64, Vec<(String, String)>)> = BTreeMap::new();
-    for row in &rows {
+    json_rows(doc.get("tables"), |row| {
         let entry = found
-            .entry(row.get("table_name"))
-            .or_insert_with(|| (row.get("oid"), Vec::new()));
+            .entry(row.col("table_name")?)
+            .or_insert((row.col("oid")?, Vec::new()));
         if let (Some(column), Some(server_type)) = (
-            row.get::<_, Option<String>>("column_name"),
-            row.get::<_, Option<String>>("type"),
+            row.col::<Option<String>>("column_name")?,
+            row.col::<Option<String>>("type")?,
         ) {
             entry.1.push((column, server_type));
         }
-    }
+        Ok(())
+    })?;
     for (table, columns) in EXPECTED {
         report.tables_checked += 1;
         let Some((oid, found)) = found.get(*table) else {
@@ -243,20 +237,15 @@ pub(super) fn check_tables(
 }
 
 /// fail-safely's max(sequence) + 1 is only race-safe with this key.
-pub(super) fn check_unique_key(client: &mut impl Conn, report: &mut SchemaReport) -> Result<()> {
-    let Some(events) = report.oids.get("deployment_events").copied() else {
-        return Ok(());
-    };
-    let unique: bool = sql::schema_check::EVENTS_UNIQUE_KEY
-        .query_catalog_one(client, &[&events])
-        .context("looking for the unique key of deployment_events")?
-        .get(0);
-    if !unique {
+pub(super) fn check_unique_key(doc: &Value, report: &mut SchemaReport) {
+    if !report.oids.contains_key("deployment_events") {
+        return;
+    }
+    if doc.get("unique_key").and_then(Value::as_bool) != Some(true) {
         report.schema_problems.push(
             "deployment_events has no UNIQUE (deployment_id, sequence): two concurrent \
              appends could write the same sequence"
                 .to_string(),
         );
     }
-    Ok(())
 }

@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::db::sql::Conn;
-use anyhow::{Context, Result};
+use anyhow::Result;
+use serde_json::Value;
 
 use super::{AllowedTriggers, FoundTrigger, Operation, SchemaReport};
-use crate::db::sql::{self, Schema};
+use crate::db::columns::{Columns, json_rows};
+use crate::db::sql::Schema;
 use crate::decide::triggers::{Rule, Trigger, protects, vouch};
 use crate::model::text::escaped;
 
@@ -37,81 +38,71 @@ pub const WRITTEN_TABLES: &[(&str, &[(&str, Operation)])] = &[
     ),
 ];
 
-/// The triggers, relations and rules of the trees of the tables the
-/// trigger checks look at, read once (three statements, whatever the
-/// number of tables), by the table's oid.
+/// The triggers, relations and rules of the trees of the protected and
+/// the written tables (the `tree`, `triggers` and `rules` sections of
+/// `sql/schema_check/check.sql`), by the table's name.
 #[derive(Default)]
 pub(super) struct Trees {
-    triggers: BTreeMap<i64, Vec<Trigger>>,
-    relations: BTreeMap<i64, Vec<(String, String)>>,
-    rules: BTreeMap<i64, Vec<Rule>>,
+    triggers: BTreeMap<String, Vec<Trigger>>,
+    relations: BTreeMap<String, Vec<(String, String)>>,
+    rules: BTreeMap<String, Vec<Rule>>,
 }
 
 impl Trees {
-    /// The trees of the protected and the written tables found so far.
-    pub(super) fn read(client: &mut impl Conn, report: &SchemaReport) -> Result<Trees> {
-        let mut roots: Vec<i64> = PROTECTING_TRIGGERS
-            .iter()
-            .map(|(table, _)| *table)
-            .chain(WRITTEN_TABLES.iter().map(|(table, _)| *table))
-            .filter_map(|table| report.oids.get(table).copied())
-            .collect();
-        roots.sort_unstable();
-        roots.dedup();
+    pub(super) fn read(doc: &Value) -> Result<Trees> {
         let mut trees = Trees::default();
-        for row in sql::schema_check::TRIGGERS
-            .query_catalog(client, &[&roots])
-            .context("reading the triggers of the tables")?
-        {
-            trees
-                .triggers
-                .entry(row.get("root"))
-                .or_default()
-                .push(Trigger {
-                    relation: row.get("relation"),
-                    name: row.get("name"),
-                    enabled: row.get("enabled"),
-                    tgtype: row.get("tgtype"),
-                    internal: row.get("internal"),
-                    constraint: row.get("constraint_trigger"),
-                    function: row.get("function"),
-                    builtin: row.get("builtin"),
-                    language: row.get("language"),
-                    source: row.get("source"),
-                });
+        for (root, trigger) in json_rows(doc.get("triggers"), |row| {
+            Ok((
+                row.col::<String>("root")?,
+                Trigger {
+                    relation: row.col("relation")?,
+                    name: row.col("name")?,
+                    enabled: row.col("enabled")?,
+                    tgtype: row.col("tgtype")?,
+                    internal: row.col("internal")?,
+                    constraint: row.col("constraint_trigger")?,
+                    function: row.col("function")?,
+                    builtin: row.col("builtin")?,
+                    language: row.col("language")?,
+                    source: row.col("source")?,
+                },
+            ))
+        })? {
+            trees.triggers.entry(root).or_default().push(trigger);
         }
-        for row in sql::schema_check::TREE
-            .query_catalog(client, &[&roots])
-            .context("reading the partitions of the tables")?
-        {
+        for (root, relation, relkind) in json_rows(doc.get("tree"), |row| {
+            Ok((row.col("root")?, row.col("relation")?, row.col("relkind")?))
+        })? {
             trees
                 .relations
-                .entry(row.get("root"))
+                .entry(root)
                 .or_default()
-                .push((row.get("relation"), row.get("relkind")));
+                .push((relation, relkind));
         }
-        for row in sql::schema_check::RULES
-            .query_catalog(client, &[&roots])
-            .context("reading the rules of the tables")?
-        {
-            trees.rules.entry(row.get("root")).or_default().push(Rule {
-                relation: row.get("relation"),
-                name: row.get("name"),
-            });
+        for (root, rule) in json_rows(doc.get("rules"), |row| {
+            Ok((
+                row.col::<String>("root")?,
+                Rule {
+                    relation: row.col("relation")?,
+                    name: row.col("name")?,
+                },
+            ))
+        })? {
+            trees.rules.entry(root).or_default().push(rule);
         }
         Ok(trees)
     }
 
-    fn triggers(&self, oid: i64) -> &[Trigger] {
-        self.triggers.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    fn triggers(&self, table: &str) -> &[Trigger] {
+        self.triggers.get(table).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    fn relations(&self, oid: i64) -> &[(String, String)] {
-        self.relations.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    fn relations(&self, table: &str) -> &[(String, String)] {
+        self.relations.get(table).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    fn rules(&self, oid: i64) -> &[Rule] {
-        self.rules.get(&oid).map(Vec::as_slice).unwrap_or(&[])
+    fn rules(&self, table: &str) -> &[Rule] {
+        self.rules.get(table).map(Vec::as_slice).unwrap_or(&[])
     }
 }
 
@@ -119,15 +110,15 @@ impl Trees {
 /// that holds rows: an enabled BEFORE trigger that refuses.
 pub(super) fn check_triggers(trees: &Trees, schema: &Schema, report: &mut SchemaReport) {
     for (table, operation) in PROTECTING_TRIGGERS {
-        let Some(oid) = report.oids.get(table).copied() else {
+        if !report.oids.contains_key(table) {
             continue;
-        };
+        }
         check_protected(
             schema,
             table,
             *operation,
-            trees.triggers(oid),
-            trees.relations(oid),
+            trees.triggers(table),
+            trees.relations(table),
             report,
         );
     }
@@ -230,15 +221,15 @@ pub(super) fn check_written_tables(
     report: &mut SchemaReport,
 ) {
     for (table, reference) in WRITTEN_TABLES {
-        let Some(oid) = report.oids.get(table).copied() else {
+        if !report.oids.contains_key(table) {
             continue;
-        };
+        }
         let vouching = vouch(
             table,
             reference,
             allowed,
-            trees.triggers(oid),
-            trees.rules(oid),
+            trees.triggers(table),
+            trees.rules(table),
         );
         report.unvouched.extend(vouching.unvouched);
         report.allowed.extend(vouching.allowed);

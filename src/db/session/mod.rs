@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use postgres::Client;
 
 use super::sql;
-pub use pin::{Pinned, begin, begin_unchecked, session_attrs};
+pub use pin::{Pinned, begin, begin_then, begin_unchecked, session_attrs};
 pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
@@ -82,6 +82,19 @@ impl Session {
     pub fn begin_with(&mut self, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'_>> {
         let fresh = std::mem::replace(&mut self.fresh, false);
         begin(&mut self.client, terms, timeouts, fresh)
+    }
+
+    /// [`begin_then`] on this session: the transaction, and `script` in
+    /// the next message once `verify` accepted what is in force.
+    pub fn begin_then(
+        &mut self,
+        terms: Terms,
+        timeouts: &Timeouts,
+        verify: impl FnOnce(&InForce) -> Result<()>,
+        script: &str,
+    ) -> Result<(Pinned<'_>, Vec<postgres::SimpleQueryMessage>)> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        begin_then(&mut self.client, terms, timeouts, fresh, verify, script)
     }
 
     /// [`begin_unchecked`] on this session (doctor).

@@ -40,6 +40,26 @@ impl Pinned<'_> {
         Ok(self.client.batch_execute(script)?)
     }
 
+    /// Runs several statements without parameters in ONE message (one
+    /// round trip) and returns every row and command completion they
+    /// sent, in order.
+    pub fn simple_query(&mut self, script: &str) -> Result<Vec<SimpleQueryMessage>, DbError> {
+        Ok(self.client.simple_query(script)?)
+    }
+
+    /// [`Pinned::simple_query`] with a script that ends the transaction
+    /// (its last statement is ROLLBACK or COMMIT): what it read comes back
+    /// with the end, in the same round trip. On an error the transaction
+    /// is rolled back.
+    pub fn end_with(mut self, script: &str) -> Result<Vec<SimpleQueryMessage>, DbError> {
+        self.done = true;
+        let result = self.client.simple_query(script);
+        if result.is_err() {
+            let _ = self.client.batch_execute("ROLLBACK");
+        }
+        Ok(result?)
+    }
+
     pub fn commit(mut self) -> Result<(), DbError> {
         self.done = true;
         Ok(self.client.batch_execute("COMMIT")?)
@@ -93,6 +113,56 @@ pub fn begin_unchecked<'a>(
     timeouts: &Timeouts,
     fresh: bool,
 ) -> Result<Pinned<'a>> {
+    let pinned = open(client, terms, timeouts, fresh)?;
+    if fresh && let Err(err) = pinned.client.batch_execute("") {
+        return Err(refusal_for_begin(err, true));
+    }
+    Ok(pinned)
+}
+
+/// [`begin`], then, once what is in force is verified and `verify` found
+/// nothing to refuse, `script` (statements without parameters) in the
+/// next message, whose rows come back with the transaction. On a session's
+/// first transaction that message is the proof against statement pooling
+/// (instead of an empty one): a connection closed there is that pooler.
+pub fn begin_then<'a>(
+    client: &'a mut Client,
+    terms: Terms,
+    timeouts: &Timeouts,
+    fresh: bool,
+    verify: impl FnOnce(&InForce) -> Result<()>,
+    script: &str,
+) -> Result<(Pinned<'a>, Vec<SimpleQueryMessage>)> {
+    let pinned = open(client, terms, timeouts, fresh)?;
+    if let Some(why) = pinned.in_force.mismatch(terms, timeouts) {
+        return Err(exit::refused(why));
+    }
+    verify(&pinned.in_force)?;
+    match pinned.client.simple_query(script) {
+        Ok(messages) => Ok((pinned, messages)),
+        Err(err) if fresh && pooled(&err) => Err(refusal_for_begin(err, true)),
+        Err(err) => Err(anyhow::Error::new(err)),
+    }
+}
+
+/// The error of a fresh session's second message that statement pooling
+/// explains: the connection closed, or the pooler said so.
+fn pooled(err: &postgres::Error) -> bool {
+    err.is_closed()
+        || err.as_db_error().is_none()
+        || err
+            .as_db_error()
+            .is_some_and(|db| db.message().contains("statement pooling"))
+}
+
+/// The transaction's first message and what is in force after it, with
+/// nothing else sent.
+fn open<'a>(
+    client: &'a mut Client,
+    terms: Terms,
+    timeouts: &Timeouts,
+    fresh: bool,
+) -> Result<Pinned<'a>> {
     let messages = match client.simple_query(&terms.begin_script(timeouts)) {
         Ok(messages) => messages,
         Err(err) => {
@@ -102,10 +172,6 @@ pub fn begin_unchecked<'a>(
             return Err(refusal_for_begin(err, fresh));
         }
     };
-    if fresh && let Err(err) = client.batch_execute("") {
-        let _ = client.batch_execute("ROLLBACK");
-        return Err(refusal_for_begin(err, true));
-    }
     let mut in_force = HashMap::new();
     for message in messages {
         // The set_config statements answer with rows of one column; what

@@ -6,80 +6,149 @@
 
 use crate::db::session::{Pinned, Session, Terms, Timeouts};
 use anyhow::{Context, Result};
+use postgres::SimpleQueryMessage;
 use uuid::Uuid;
 
 use super::errors::CommitFailed;
-use super::guard::{guard, read_counters, write_set};
+use super::first::{self, FirstMessage};
+use super::guard;
 use super::preconditions::{is_during_recovery, refuse_on_standby, refuse_unwritable};
-use super::write::{reread, write};
-use super::{Outcome, Request, replay};
-use crate::db::schema_check::{self, SchemaReport};
+use super::write::{Decided, Who, Written, reread, write};
+use super::{EventOut, Outcome, Request, replay};
+use crate::db::deployment_id::{self, IdQuery};
+use crate::db::schema_check::SchemaReport;
 use crate::db::snapshot;
-use crate::db::{deployment_id, sql};
-use crate::decide::guard::WriteSet;
-use crate::decide::input::{default_key, key_lock};
+use crate::db::sql::{self, Schema};
+use crate::decide::input::default_key;
 use crate::decide::{self, Stuck, Verdict};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NextCommand};
 
-/// One attempt: step 1 here, the rest in [`attempt_in`].
+/// One attempt: steps 1 to 4 here (one round trip each, the third only for
+/// a prefix or `--role`), the rest in [`attempt_in`].
 pub fn attempt_once(session: &mut Session, request: &Request) -> Result<Outcome> {
     // While the transaction is open, Ctrl-C only sets a flag, checked before
     // COMMIT: the operator learns for sure that nothing was written, instead
     // of the process dying with a COMMIT possibly in flight.
     let _deferred = crate::interrupt::deferred();
-    // Step 1: open the transaction. It states its own terms (READ
-    // COMMITTED, READ WRITE) and pins every setting in its first message:
-    // what it reads after its row locks are granted is current, whatever
-    // the server, the database, the role or a pooled session says by
-    // default.
     let timeouts = Timeouts {
         lock: request.lock_timeout,
         ..*session.timeouts()
     };
-    let err = match session.begin_with(Terms::LockAndWrite, &timeouts) {
-        Ok(tx) => return attempt_in(tx, request),
-        Err(err) => err,
-    };
-    // A standby refuses the READ WRITE transaction: say so, and name the
-    // primary.
-    if is_during_recovery(session, &err) {
-        return Err(refuse_on_standby(session));
+    match open_and_attempt(session, request, &timeouts) {
+        // A standby refuses the READ WRITE transaction: say so, and name
+        // the primary.
+        Err(err) if is_during_recovery(session, &err) => Err(refuse_on_standby(session)),
+        other => other,
     }
-    Err(err)
 }
 
-/// The attempt inside its pinned transaction (steps 2 to 13), in the
-/// order the steps run.
-fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
+/// Steps 1 to 4, then [`attempt_in`].
+fn open_and_attempt(
+    session: &mut Session,
+    request: &Request,
+    timeouts: &Timeouts,
+) -> Result<Outcome> {
+    let full = match deployment_id::parse(&request.deployment)? {
+        IdQuery::Full(id) => Some(id),
+        IdQuery::Prefix { .. } => None,
+    };
+    let opened = match (full, &request.role) {
+        // Step 1, then step 4 in the next message (steps 2 and 3 need no
+        // statement here).
+        (Some(id), None) => {
+            let key = key_of(request, id);
+            session
+                .begin_then(
+                    Terms::LockAndWrite,
+                    timeouts,
+                    refuse_unwritable,
+                    &first::script(&request.schema, &key),
+                )
+                .map(|(tx, messages)| (tx, id, key, messages))
+        }
+        _ => session
+            .begin_with(Terms::LockAndWrite, timeouts)
+            .and_then(|tx| open_in(tx, request, full)),
+    };
+    let (tx, id, key, messages) = opened.map_err(|err| missing_schema(err, &request.schema))?;
+    let first = first::read(messages, &request.schema, &request.allowed_triggers);
+    attempt_in(tx, request, id, &key, first)
+}
+
+/// Steps 2 to 4 in a transaction opened by step 1 alone: `--role`, the
+/// prefix resolved, then step 4's message.
+fn open_in<'s>(
+    mut tx: Pinned<'s>,
+    request: &Request,
+    full: Option<Uuid>,
+) -> Result<(Pinned<'s>, Uuid, String, Vec<SimpleQueryMessage>)> {
     // Step 2: refuse a server unfit for the write (from what step 1 found
     // in force), then `--role`.
     refuse_unwritable(tx.in_force())?;
     set_role(&mut tx, request)?;
-    let schema = &request.schema;
-    // Step 3: the guard's counters, before anything is written.
-    let before = read_counters(&mut tx)?;
+    // Step 3: a prefix (a full id is looked up when its row is locked).
+    let id = match full {
+        Some(id) => id,
+        None => deployment_id::resolve(&mut tx, &request.schema, &request.deployment)?,
+    };
+    let key = key_of(request, id);
+    let messages = tx.simple_query(&first::script(&request.schema, &key))?;
+    Ok((tx, id, key, messages))
+}
 
-    // Step 4: the id or prefix.
-    let id = deployment_id::resolve(&mut tx, schema, &request.deployment)?;
-    // Step 5: one run per idempotency key at a time.
-    let key = lock_key(&mut tx, request, id)?;
-    // Step 6: nothing in the database can act behind the guard's back.
-    let write_set = check_database(&mut tx, request, id)?;
-
-    // Step 7: lock the deployment row, then its jobs and instances, and
-    // read everything about it under those locks.
-    let snapshot = snapshot::load_locked(&mut tx, schema, id, Some(1))?;
-
-    // Step 8: a replay finds the event it wrote and writes nothing.
-    if let Some(row) = sql::fail_safely::FIND_IDEMPOTENCY_KEY
-        .query(&mut tx, schema, &[&key])?
-        .into_iter()
-        .next()
-    {
-        tx.rollback()?;
-        return replay::replay(request, id, &key, &row);
+/// The first statement to name a table is step 4's: a schema without
+/// them is the operator's to fix (exit 2), as for every command.
+fn missing_schema(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
+    match err.downcast::<crate::db_failure::DbError>() {
+        Ok(db) => deployment_id::missing_table(db, schema),
+        Err(other) => other,
     }
+}
+
+/// The idempotency key: given, or derived from the deployment and the
+/// reason.
+fn key_of(request: &Request, id: Uuid) -> String {
+    match &request.idempotency_key {
+        Some(key) => key.clone(),
+        None => default_key(id, &request.reason),
+    }
+}
+
+/// The attempt inside its pinned transaction, from what step 4's message
+/// returned (steps 5 to 13), in the order the steps run.
+fn attempt_in(
+    mut tx: Pinned<'_>,
+    request: &Request,
+    id: Uuid,
+    key: &str,
+    first: Result<FirstMessage>,
+) -> Result<Outcome> {
+    let schema = &request.schema;
+    // Step 5: nothing in the database can act behind the guard's back.
+    let first = first?;
+    if !first.report.ok() {
+        return Err(unsafe_database(id, &first.report));
+    }
+    // Step 6: lock the deployment row, then its jobs and instances; and
+    // the event an earlier run wrote with this key.
+    let locked = sql::fail_safely::LOCK
+        .query_one(&mut tx, schema, &[&id, &key])
+        .with_context(|| format!("locking deployment {id}"))?;
+    if !locked.get::<_, bool>("found") {
+        // None found: the same refusal (exit 3) as for any command.
+        return Err(match deployment_id::choose(&[], id, None) {
+            Err(err) => err,
+            Ok(_) => exit::not_found(format!("deployment {id} does not exist")),
+        });
+    }
+    // Step 8 (found in step 6): a replay writes nothing.
+    if locked.get::<_, bool>("replay") {
+        tx.rollback()?;
+        return replay::replay(request, id, key, &locked);
+    }
+    // Step 7: everything about it, read under those locks.
+    let snapshot = read_locked(&mut tx, schema, id, &locked)?;
 
     // Step 9: decide from what was read under the locks.
     let verdict = decide::assess(&snapshot, &request.policy);
@@ -88,24 +157,20 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
     check_expectations(request, &snapshot, &verdict, &stuck, &fingerprint)?;
 
     // Step 10: the runbook's UPDATE and the event, with the audit.
-    let written = write(
-        &mut tx,
-        request,
-        &snapshot,
-        verdict.path,
-        &key,
-        &stuck,
-        &fingerprint,
-    )?;
+    let decided = Decided {
+        path: verdict.path,
+        key,
+        stuck: &stuck,
+        fingerprint: &fingerprint,
+    };
+    let who = Who {
+        session_user: first.session_user.clone(),
+        current_user: first.current_user.clone(),
+    };
+    let written = write(&mut tx, request, &snapshot, &decided, &who)?;
 
-    // Step 11: the guard. Deferred triggers fire now, not at COMMIT; then
-    // the counters and the locks.
-    if let Some(refusal) = guard(&mut tx, id, &before, &write_set)? {
-        tx.rollback()?;
-        return Err(refusal);
-    }
-    // Step 12: the values as the database holds them are those written.
-    let event = reread(&mut tx, request, id, &written)?;
+    // Steps 11 and 12 (a dry run also rolls back there).
+    let (tx, event) = guard_and_reread(tx, request, id, &first, &written)?;
 
     let outcome = Outcome {
         deployment_id: id,
@@ -118,46 +183,71 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
         event,
         stuck: stuck.stuck,
         stuck_for_seconds: stuck.stuck_for_seconds,
-        idempotency_key: key,
+        idempotency_key: key.to_string(),
         fingerprint: Some(fingerprint),
         evidence: verdict.evidence,
         findings: verdict.findings,
         next_command: NextCommand::wait(id),
     };
-    // Step 13: COMMIT (or, for a dry run, roll back).
-    finish(tx, id, request.dry_run)?;
+    // Step 13: COMMIT (a dry run rolled back in step 11's message).
+    if let Some(tx) = tx {
+        finish(tx, id)?;
+    }
     Ok(outcome)
 }
 
-/// Step 5: one run per key at a time, whatever its deployment. Returns the
-/// idempotency key (derived from the deployment and the reason if not
-/// given).
-fn lock_key(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<String> {
-    let key = match &request.idempotency_key {
-        Some(key) => key.clone(),
-        None => default_key(id, &request.reason),
+/// Steps 11 and 12, one message: deferred triggers fire now, not at
+/// COMMIT; then the counters, the locks and the read-back. A dry run rolls
+/// back in the same message (step 13); otherwise the transaction is handed
+/// back for COMMIT.
+fn guard_and_reread<'s>(
+    mut tx: Pinned<'s>,
+    request: &Request,
+    id: Uuid,
+    first: &FirstMessage,
+    written: &Written,
+) -> Result<(Option<Pinned<'s>>, EventOut)> {
+    let schema = &request.schema;
+    let (tx, after) = if request.dry_run {
+        (None, guard::read_after_and_roll_back(tx, schema)?)
+    } else {
+        let after = guard::read_after(&mut tx, schema)?;
+        (Some(tx), after)
     };
-    let (class, hash) = key_lock(&key);
-    sql::fail_safely::LOCK_KEY
-        .query_catalog(tx, &[&class, &hash])
-        .context("waiting for other runs with the same idempotency key")?;
-    Ok(key)
+    if let Some(refusal) = guard::judge(id, &first.before, &after, &first.write_set) {
+        if let Some(tx) = tx {
+            tx.rollback()?;
+        }
+        return Err(refusal);
+    }
+    Ok((tx, reread(id, &after.reread, written)?))
 }
 
-/// Step 6, before anything can fire: hold off trigger and rule changes on
-/// the two written tables, then vouch for what is on them, and check the
-/// schema, the locking foreign keys and the protecting triggers. Returns
-/// the relations the transaction may write.
-fn check_database(tx: &mut Pinned<'_>, request: &Request, id: Uuid) -> Result<WriteSet> {
-    let schema = &request.schema;
-    tx.batch_execute(&sql::fail_safely::LOCK_TABLES.sql(schema))
-        .context("locking deployments and deployment_events against DDL")?;
-    let report = schema_check::check(tx, schema, &request.allowed_triggers)
-        .context("checking the schema, the foreign keys and the triggers before writing")?;
-    if !report.ok() {
-        return Err(unsafe_database(id, &report));
+/// Step 7: the read, a statement of its own after step 6's locks. A job or
+/// instance it finds that step 6 did not lock was inserted by a
+/// transaction that committed while step 6 waited for the deployment: lock
+/// again, in order, and read again (the deployment is held, so nothing new
+/// can appear).
+fn read_locked(
+    tx: &mut Pinned<'_>,
+    schema: &Schema,
+    id: Uuid,
+    locked: &postgres::Row,
+) -> Result<DeploymentSnapshot> {
+    let jobs: Vec<Uuid> = locked
+        .try_get("job_ids")
+        .context("reading the locked jobs")?;
+    let instances: Vec<Uuid> = locked
+        .try_get("instance_ids")
+        .context("reading the locked instances")?;
+    let snapshot = snapshot::read_in(tx, schema, &id.to_string(), Some(1))
+        .with_context(|| format!("reading deployment {id}"))?;
+    let all_locked = snapshot.jobs.iter().all(|job| jobs.contains(&job.id))
+        && snapshot.instances.iter().all(|i| instances.contains(&i.id));
+    if all_locked {
+        return Ok(snapshot);
     }
-    write_set(tx, schema, &report)
+    snapshot::load_locked(tx, schema, id, Some(1))
 }
 
 /// The database is not one fail-safely can write safely: say every reason,
@@ -271,13 +361,10 @@ fn check_expectations(
     Ok(())
 }
 
-/// Step 13: a dry run stops here, having checked everything; a Ctrl-C that
-/// came in meanwhile rolls back; otherwise COMMIT.
-fn finish(tx: Pinned<'_>, id: Uuid, dry_run: bool) -> Result<()> {
-    if dry_run {
-        tx.rollback()?;
-        return Ok(());
-    }
+/// Step 13: a Ctrl-C that came in meanwhile rolls back; otherwise COMMIT.
+/// (A dry run rolled back in step 11's message, having checked
+/// everything.)
+fn finish(tx: Pinned<'_>, id: Uuid) -> Result<()> {
     if crate::interrupt::interrupted() {
         tx.rollback()?;
         return Err(exit::interrupted(

@@ -1,120 +1,105 @@
 //! The guard, in the database (README, "fail-safely, step by step"): the
-//! tuple counters read before anything is written (step 3), the relations
-//! the transaction may write (step 6), and after the writes, the check that
-//! nothing else changed once deferred triggers have fired (step 11).
+//! tuple counters read before anything is written (step 4's message), and
+//! after the writes, in ONE message (step 11): deferred triggers fire
+//! first, then the counters, the locks held and the read-back (step 12)
+//! must show the runbook's writes and nothing else. A dry run's message
+//! ends with its ROLLBACK.
 
 use crate::db::session::Pinned;
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
+use postgres::SimpleQueryRow;
+use serde_json::Value;
 use uuid::Uuid;
 
-use crate::db::schema_check::SchemaReport;
+use super::first::{counters, parsed, results, text};
 use crate::db::sql::{self, Schema};
 use crate::decide::guard::{Counters, HeldLock, WriteSet, check_guard, check_locks};
 use crate::exit;
-use crate::model::text::escaped;
 
-/// Step 11, after the writes: deferred triggers fire now, not at COMMIT;
-/// then the counters and the locks must show nothing but the runbook's
-/// writes. `Some(refusal)` when they show more: the caller rolls back.
-pub(super) fn guard(
-    tx: &mut Pinned<'_>,
-    id: Uuid,
-    before: &Counters,
-    write_set: &WriteSet,
-) -> Result<Option<anyhow::Error>> {
-    tx.batch_execute(sql::fail_safely::FIRE_DEFERRED.text)
-        .context("firing deferred constraint triggers before the guard")?;
-    let after = read_counters(tx)?;
-    let locks = read_locks(tx)?;
-    if let Err(violations) =
-        check_guard(before, &after, write_set).and_then(|()| check_locks(&locks, write_set))
-    {
-        return Ok(Some(exit::refused(format!(
-            "guard: the transaction for deployment {id} changed more than the runbook allows: {violations}. \
-             Probably a trigger of this database; everything was rolled back and nothing was written. \
-             Find out what the trigger does before retrying (`pushleft-controller doctor` lists them)"
-        ))));
-    }
-    Ok(None)
+/// What step 11's message read, once deferred triggers had fired.
+pub(super) struct After {
+    counters: Counters,
+    locks: Vec<HeldLock>,
+    /// Step 12's read-back (`14_reread.sql`).
+    pub(super) reread: Value,
 }
 
-/// The per-transaction tuple counters of every relation: step 3, and again
-/// in step 11.
-pub(super) fn read_counters(tx: &mut Pinned<'_>) -> Result<Counters> {
-    Ok(sql::fail_safely::GUARD_COUNTERS
-        .query_catalog(tx, &[])
-        .context("reading the guard's tuple counters")?
-        .iter()
-        .map(|row| {
-            (
-                row.get::<_, i64>("relid"),
-                (
-                    row.get::<_, String>("name"),
-                    [
-                        row.get::<_, i64>("inserted"),
-                        row.get::<_, i64>("updated"),
-                        row.get::<_, i64>("deleted"),
-                    ],
-                ),
-            )
-        })
-        .collect())
+/// Step 11's message; `end` (ROLLBACK for a dry run) goes last in it.
+fn script(schema: &Schema, end: Option<&str>) -> String {
+    let mut parts = vec![
+        sql::fail_safely::FIRE_DEFERRED.text.to_string(),
+        sql::fail_safely::GUARD_COUNTERS.text.to_string(),
+        sql::fail_safely::GUARD_LOCKS.text.to_string(),
+        sql::fail_safely::REREAD.sql(schema),
+    ];
+    parts.extend(end.map(str::to_string));
+    parts.join("\n;\n")
 }
 
-fn read_locks(tx: &mut Pinned<'_>) -> Result<Vec<HeldLock>> {
-    Ok(sql::fail_safely::GUARD_LOCKS
-        .query_catalog(tx, &[])
-        .context("reading the locks the transaction holds")?
-        .iter()
-        .map(|row| HeldLock {
-            relid: row.get("relid"),
-            name: row.get("name"),
-            kind: row.get("kind"),
-            mode: row.get("mode"),
-        })
-        .collect())
+/// Step 11 in a transaction that goes on (to COMMIT).
+pub(super) fn read_after(tx: &mut Pinned<'_>, schema: &Schema) -> Result<After> {
+    let messages = tx
+        .simple_query(&script(schema, None))
+        .context("firing deferred constraint triggers, then the guard's reads")?;
+    after(messages)
 }
 
-/// Step 6, last: the relations the transaction may write, from the
-/// catalogs (the two tables were locked against DDL before).
-pub(super) fn write_set(
-    tx: &mut Pinned<'_>,
-    schema: &Schema,
-    report: &SchemaReport,
-) -> Result<WriteSet> {
-    let (Some(deployments), Some(events)) = (
-        report.oids.get("deployments").copied(),
-        report.oids.get("deployment_events").copied(),
-    ) else {
-        return Err(exit::refused(
-            "deployments or deployment_events is missing; nothing was written",
+/// Step 11 for a dry run: the same reads, and the ROLLBACK with them.
+pub(super) fn read_after_and_roll_back(tx: Pinned<'_>, schema: &Schema) -> Result<After> {
+    let messages = tx
+        .end_with(&script(schema, Some("ROLLBACK")))
+        .context("firing deferred constraint triggers, then the guard's reads")?;
+    after(messages)
+}
+
+fn after(messages: Vec<postgres::SimpleQueryMessage>) -> Result<After> {
+    let results = results(messages);
+    let (Some(counted), Some(locks), Some(reread)) =
+        (results.get(1), results.get(2), results.get(3))
+    else {
+        return Err(anyhow!(
+            "step 11's message returned {} results",
+            results.len()
         ));
     };
-    let mut set = WriteSet {
-        deployments_name: format!("{}.deployments", escaped(schema.name())),
-        events_name: format!("{}.deployment_events", escaped(schema.name())),
-        ..WriteSet::default()
+    let reread = match reread.first() {
+        None => Value::Null,
+        Some(row) => text(row, "reread")?
+            .map(serde_json::from_str)
+            .transpose()
+            .context("reading back what the transaction wrote")?
+            .unwrap_or(Value::Null),
     };
-    for row in sql::fail_safely::WRITE_SET
-        .query_catalog(tx, &[&deployments, &events])
-        .context("reading the partitions, indexes and TOAST of the written tables")?
-    {
-        let relid: i64 = row.get("relid");
-        let root: String = row.get("root");
-        let part: String = row.get("part");
-        set.all.insert(relid);
-        match (part.as_str(), root.as_str()) {
-            ("table", "deployments") => {
-                set.deployments.insert(relid);
-            }
-            ("table", _) => {
-                set.events.insert(relid);
-            }
-            ("toast", _) => {
-                set.toast.insert(relid);
-            }
-            _ => {}
-        }
-    }
-    Ok(set)
+    Ok(After {
+        counters: counters(counted).context("reading the guard's tuple counters")?,
+        locks: locks.iter().map(held_lock).collect::<Result<_>>()?,
+        reread,
+    })
+}
+
+fn held_lock(row: &SimpleQueryRow) -> Result<HeldLock> {
+    Ok(HeldLock {
+        relid: parsed(row, "relid")?,
+        name: parsed(row, "name")?,
+        kind: text(row, "kind")?.unwrap_or("").to_string(),
+        mode: parsed(row, "mode")?,
+    })
+}
+
+/// The counters and the locks after the writes must show nothing but the
+/// runbook's writes. `Some(refusal)` when they show more.
+pub(super) fn judge(
+    id: Uuid,
+    before: &Counters,
+    after: &After,
+    write_set: &WriteSet,
+) -> Option<anyhow::Error> {
+    let violations = check_guard(before, &after.counters, write_set)
+        .and_then(|()| check_locks(&after.locks, write_set))
+        .err()?;
+    Some(exit::refused(format!(
+        "guard: the transaction for deployment {id} changed more than the runbook allows: {violations}. \
+         Probably a trigger of this database; everything was rolled back and nothing was written. \
+         Find out what the trigger does before retrying (`pushleft-controller doctor` lists them)"
+    )))
 }

@@ -18,6 +18,7 @@
 
 mod attempt;
 mod errors;
+mod first;
 mod guard;
 mod preconditions;
 mod replay;

@@ -1,10 +1,12 @@
 //! Steps 10 and 12 (README, "fail-safely, step by step"): the runbook's
-//! UPDATE and the event with the audit, each checked against what the
-//! database returns, and after the guard, just before COMMIT, what the
-//! database holds checked against what was written.
+//! UPDATE and the event with the audit, in one statement, each checked
+//! against what the database returns, and after the guard, just before
+//! COMMIT, what the database holds (read in step 11's message) checked
+//! against what was written.
 
+use crate::db::columns::{Columns, JsonRow};
 use crate::db::session::Pinned;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
@@ -63,18 +65,37 @@ fn payload(
     Value::Object(payload)
 }
 
+/// Who writes (step 4's `04_who.sql`): the login role and the role in
+/// effect.
+pub(super) struct Who {
+    pub(super) session_user: String,
+    pub(super) current_user: String,
+}
+
+/// What the decision of step 9 wrote into the event.
+pub(super) struct Decided<'a> {
+    pub(super) path: BreakGlassPath,
+    pub(super) key: &'a str,
+    pub(super) stuck: &'a Stuck,
+    pub(super) fingerprint: &'a str,
+}
+
 /// Step 10: the runbook's UPDATE, exactly one row, then the event with
-/// sequence = max + 1, the runbook's payload keys and the audit. Both
-/// checked against what the database returns.
+/// sequence = max + 1, the runbook's payload keys and the audit, in one
+/// statement. Both checked against what the database returns.
 pub(super) fn write(
     tx: &mut Pinned<'_>,
     request: &Request,
     snapshot: &DeploymentSnapshot,
-    path: BreakGlassPath,
-    key: &str,
-    stuck: &Stuck,
-    fingerprint: &str,
+    decided: &Decided<'_>,
+    who: &Who,
 ) -> Result<Written> {
+    let Decided {
+        path,
+        key,
+        stuck,
+        fingerprint,
+    } = *decided;
     let id = snapshot.deployment.id;
     refuse_full_trail(snapshot)?;
     let schema = &request.schema;
@@ -92,15 +113,25 @@ pub(super) fn write(
             "nothing to do for deployment {id}; nothing was written"
         )));
     };
-    let rows = update.query(tx, schema, &[&id])?;
-    if rows.len() != 1 {
+    let payload = payload(
+        request,
+        snapshot,
+        path,
+        key,
+        stuck,
+        fingerprint,
+        who.session_user.clone(),
+        who.current_user.clone(),
+    );
+    let row = update.query_one(tx, schema, &[&id, &path.as_str(), &payload])?;
+    let updated: i64 = row.get("updated");
+    if updated != 1 {
         return Err(exit::refused(format!(
-            "deployment {id}: the runbook's UPDATE matched {} rows instead of 1; rolled back, nothing was written. Re-diagnose",
-            rows.len()
+            "deployment {id}: the runbook's UPDATE matched {updated} rows instead of 1; rolled back, nothing was written. Re-diagnose"
         )));
     }
-    let holds: String = rows[0].get("status");
-    if holds != status.as_str() || rows[0].get::<_, Uuid>("id") != id {
+    let holds: String = row.get("status");
+    if holds != status.as_str() || row.get::<_, Uuid>("id") != id {
         return Err(values_differ(
             id,
             &format!(
@@ -109,27 +140,14 @@ pub(super) fn write(
             ),
         ));
     }
-    let who = sql::fail_safely::WHO.query_catalog_one(tx, &[])?;
-    let payload = payload(
-        request,
-        snapshot,
-        path,
-        key,
-        stuck,
-        fingerprint,
-        who.get("session_user"),
-        who.get("current_user"),
-    );
-    let row =
-        sql::fail_safely::APPEND_EVENT.query_one(tx, schema, &[&id, &path.as_str(), &payload])?;
     let event = EventOut {
-        id: row.get("id"),
+        id: row.get("event_id"),
         sequence: row.get("sequence"),
         kind: row.get("kind"),
         payload: row.get("payload"),
         occurred_at: row.get("occurred_at"),
     };
-    let event_deployment: Uuid = row.get("deployment_id");
+    let event_deployment: Uuid = row.get("event_deployment_id");
     check_event(id, &event, event_deployment, path, &payload)?;
     Ok(Written {
         status,
@@ -200,23 +218,22 @@ fn values_differ(id: Uuid, what: &str) -> anyhow::Error {
     ))
 }
 
-/// Step 12: just before COMMIT, what the database holds must still be
-/// exactly what was written. Returns the event as stored.
-pub(super) fn reread(
-    tx: &mut Pinned<'_>,
-    request: &Request,
-    id: Uuid,
-    written: &Written,
-) -> Result<EventOut> {
-    let row = sql::fail_safely::REREAD
-        .query(tx, &request.schema, &[&id, &written.event.id])
-        .context("reading back what the transaction wrote")?
-        .into_iter()
-        .next();
-    let Some(row) = row else {
+/// Step 12: just before COMMIT, what the database holds (`reread`, read
+/// in step 11's message) must still be exactly what was written, for the
+/// ids written. Returns the event as stored.
+pub(super) fn reread(id: Uuid, reread: &Value, written: &Written) -> Result<EventOut> {
+    let Value::Object(map) = reread else {
         return Err(values_differ(id, "the deployment row is gone"));
     };
-    let status: String = row.get("status");
+    let row = JsonRow(map);
+    let ids: Option<String> = row.col("written")?;
+    if ids.as_deref() != Some(format!("{id} {}", written.event.id).as_str()) {
+        return Err(values_differ(
+            id,
+            "the read-back was pointed at other rows than those written",
+        ));
+    }
+    let status: String = row.col("status")?;
     if status != written.status.as_str() {
         return Err(values_differ(
             id,
@@ -227,21 +244,21 @@ pub(super) fn reread(
             ),
         ));
     }
-    if !row.get::<_, bool>("event_found") {
+    if !row.col::<bool>("event_found")? {
         return Err(values_differ(id, "the event written is gone"));
     }
     let stored = EventOut {
         id: written.event.id,
-        sequence: row.get("sequence"),
-        kind: row.get("kind"),
-        payload: row.get("payload"),
-        occurred_at: row.get("occurred_at"),
+        sequence: row.col("sequence")?,
+        kind: row.col("kind")?,
+        payload: row.col("payload")?,
+        occurred_at: row.col("occurred_at")?,
     };
     let path = BreakGlassPath::of_event_kind(&written.event.kind);
     check_event(
         id,
         &stored,
-        row.get("deployment_id"),
+        row.col("deployment_id")?,
         path,
         &written.event.payload,
     )?;

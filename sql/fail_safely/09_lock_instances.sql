@@ -1,4 +1,4 @@
--- Step 7: then its instances: no active_node_id can be set on them.
+-- Step 7, again: then its instances: no active_node_id can be set on them.
 SELECT id, role_name, status, active_node_id, generation
 FROM :"schema".application_instances
 WHERE deployment_id = $1

@@ -1,6 +1,6 @@
 -- Step 11: the relation locks this transaction holds beyond reading: a
 -- TRUNCATE, DDL, LOCK TABLE or a sequence's nextval takes one that tuple
--- counters never see.
+-- counters never see. No parameters: it travels in step 11's message.
 SELECT l.relation::int8 AS relid,
        coalesce(n.nspname::text || '.' || c.relname::text, l.relation::text) AS name,
        coalesce(c.relkind::text, '') AS kind,

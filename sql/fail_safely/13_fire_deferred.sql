@@ -1,3 +1,0 @@
--- Step 11: fire every deferred constraint trigger now, before the guard's
--- final reads, instead of at COMMIT where nothing checks what they do.
-SET CONSTRAINTS ALL IMMEDIATE
