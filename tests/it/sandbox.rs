@@ -272,3 +272,44 @@ fn the_readme_tour_holds_in_a_sandbox_past_the_stale_threshold() {
     );
     assert_eq!(read("groups.json")["groups"][0]["key"], "(none)");
 }
+
+/// The README's script for a ticket ("For a script pasted into a
+/// ticket"), as the README prints it.
+fn ticket_script() -> String {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("reading the README");
+    let from = readme
+        .find("For a script pasted into a ticket:")
+        .expect("the ticket script");
+    let block = &readme[from..];
+    let start = block.find("```sh\n").expect("its sh block") + "```sh\n".len();
+    let end = block[start..].find("```").expect("the block's end");
+    block[start..start + end].to_string()
+}
+
+#[test]
+fn the_readme_ticket_script_can_be_run_twice() {
+    let script = ticket_script();
+    assert!(script.contains("--expect-fingerprint"), "{script}");
+    let twice = format!(
+        "set -e\ndir=\"$1\"\nD=d0000002\nTICKET=INC-4712\nWHY='orphaned build lease'\n\
+         {{\n{script}}} > \"$dir/first.json\"\n{{\n{script}}} > \"$dir/second.json\"\n"
+    );
+    let ran = in_sandbox(&[], &twice);
+    let documents = |name: &str| -> Vec<serde_json::Value> {
+        let text = ran.text(name);
+        serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .map(|doc| doc.expect("a JSON document"))
+            .collect()
+    };
+    let (first, second) = (documents("first.json"), documents("second.json"));
+    assert_eq!(first.len(), 2, "fail-safely, then wait: {first:#?}");
+    assert_eq!(first[0]["replayed"], false);
+    assert_eq!(first[0]["new_status"], "teardown_queued");
+    assert_eq!(first[1]["verified"], true, "{:#}", first[1]);
+    // The second run reports the first one's write, and writes nothing.
+    assert_eq!(second[0]["replayed"], true, "{:#}", second[0]);
+    assert_eq!(second[0]["event"]["id"], first[0]["event"]["id"]);
+    assert_eq!(second[1]["verified"], true);
+}

@@ -106,6 +106,30 @@ fn missing_schema(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
     }
 }
 
+/// Step 8: the earlier run's outcome; nothing is written. Held to a
+/// fingerprint, a replay also accepts the state the deployment is in now
+/// (what a fresh diagnose shows): a script rerun after its write replays
+/// instead of looping on "re-diagnose".
+fn replay_in(
+    mut tx: Pinned<'_>,
+    request: &Request,
+    id: Uuid,
+    key: &str,
+    locked: &postgres::Row,
+) -> Result<Outcome> {
+    let now = match request.expect_fingerprint {
+        Some(_) => Some(decide::fingerprint(&read_locked(
+            &mut tx,
+            &request.schema,
+            id,
+            locked,
+        )?)),
+        None => None,
+    };
+    tx.rollback()?;
+    replay::replay(request, id, key, locked, now.as_deref())
+}
+
 /// The idempotency key: given, or derived from the deployment and the
 /// reason.
 fn key_of(request: &Request, id: Uuid) -> String {
@@ -144,8 +168,7 @@ fn attempt_in(
     }
     // Step 8 (found in step 6): a replay writes nothing.
     if locked.get::<_, bool>("replay") {
-        tx.rollback()?;
-        return replay::replay(request, id, key, &locked);
+        return replay_in(tx, request, id, key, &locked);
     }
     // Step 7: everything about it, read under those locks.
     let snapshot = read_locked(&mut tx, schema, id, &locked)?;

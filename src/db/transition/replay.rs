@@ -1,9 +1,11 @@
 //! Step 8 (README, "fail-safely, step by step"): an event with this
 //! idempotency key exists. The same deployment and reason is a replay that
 //! writes nothing, and still honours `--expect-path` and
-//! `--expect-fingerprint` (against what the earlier run recorded: the
-//! state it acted on); anything else is a conflict. A `log` key of the
-//! stored payload is never shown.
+//! `--expect-fingerprint` (against what the earlier run recorded — the
+//! state it acted on — or the state it left, which is what a fresh
+//! `diagnose` returns: a script run twice replays the second time);
+//! anything else is a conflict. A `log` key of the stored payload is never
+//! shown.
 
 use anyhow::Result;
 use serde_json::Value;
@@ -46,7 +48,53 @@ fn column<T: for<'a> postgres::types::FromSql<'a>>(
     }
 }
 
-pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Result<Outcome> {
+/// `--expect-path` and `--expect-fingerprint` hold a replay too: the path
+/// the earlier run applied; the state it acted on (`recorded`) or the one
+/// the deployment is in `now`.
+fn held_to_expectations(
+    request: &Request,
+    id: Uuid,
+    key: &str,
+    path: BreakGlassPath,
+    recorded: Option<&str>,
+    now: Option<&str>,
+) -> Result<()> {
+    if let Some(expected) = request.expect_path
+        && expected != path
+    {
+        return Err(exit::refused(format!(
+            "deployment {id}: an earlier run with idempotency key {key} already applied {}, not \
+             the expected {}; nothing was written now. Re-diagnose before deciding again",
+            path.as_str(),
+            expected.as_str()
+        )));
+    }
+    if let Some(expected) = &request.expect_fingerprint
+        && recorded != Some(expected.trim())
+        && now != Some(expected.trim())
+    {
+        return Err(exit::conflict(format!(
+            "deployment {id}: an earlier run with idempotency key {key} acted on the state with \
+             fingerprint {} and the deployment is at {} now, not {}; nothing was written now. \
+             It changed since: `{}` shows it as it is now",
+            recorded.unwrap_or("(not recorded)"),
+            now.unwrap_or("(not read)"),
+            expected.trim(),
+            crate::model::NextCommand::diagnose(id)
+        )));
+    }
+    Ok(())
+}
+
+/// `now`: the fingerprint of the state now, read under the locks (only
+/// when the request is held to a fingerprint).
+pub fn replay(
+    request: &Request,
+    id: Uuid,
+    key: &str,
+    row: &postgres::Row,
+    now: Option<&str>,
+) -> Result<Outcome> {
     let event_deployment: Uuid = column(row, "deployment_id", key)?;
     let payload = without_log(column(row, "payload", key)?);
     let reason = payload.get("reason").and_then(Value::as_str).unwrap_or("");
@@ -68,30 +116,10 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
     }
     let kind: String = column(row, "kind", key)?;
     let path = BreakGlassPath::of_event_kind(&kind);
-    if let Some(expected) = request.expect_path
-        && expected != path
-    {
-        return Err(exit::refused(format!(
-            "deployment {id}: an earlier run with idempotency key {key} already applied {}, not \
-             the expected {}; nothing was written now. Re-diagnose before deciding again",
-            path.as_str(),
-            expected.as_str()
-        )));
-    }
     let recorded = payload
         .pointer("/audit/fingerprint")
         .and_then(Value::as_str);
-    if let Some(expected) = &request.expect_fingerprint
-        && recorded != Some(expected.trim())
-    {
-        return Err(exit::conflict(format!(
-            "deployment {id}: an earlier run with idempotency key {key} acted on the state with \
-             fingerprint {}, not {}; nothing was written now. Run diagnose again to see the \
-             current state",
-            recorded.unwrap_or("(not recorded)"),
-            expected.trim()
-        )));
-    }
+    held_to_expectations(request, id, key, path, recorded, now)?;
     let previous = payload
         .pointer("/audit/previous_status")
         .and_then(Value::as_str)

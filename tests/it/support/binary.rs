@@ -84,6 +84,12 @@ pub struct SandboxScript {
 }
 
 impl SandboxScript {
+    /// What the script wrote to `name` in its directory.
+    pub fn text(&self, name: &str) -> String {
+        let path = self.dir.path().join(name);
+        std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+    }
+
     /// The JSON document the script wrote to `name` in its directory.
     pub fn json(&self, name: &str) -> serde_json::Value {
         let path = self.dir.path().join(name);
