@@ -14,10 +14,12 @@ pub mod history;
 pub mod ids;
 pub mod outcome;
 pub mod path;
+pub mod plan;
 pub mod progress;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod target;
 pub mod wait;
 pub mod warning;
 

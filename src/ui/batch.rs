@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::output::{Output, Paint};
 use super::report::{Line, Report};
 use super::sanitize::visible;
-use crate::model::batch::{BatchItem, BatchReport};
+use crate::model::batch::{BatchItem, BatchReport, RateKept};
+use crate::model::target::WriteTarget;
 
 /// What the plan says of one deployment, in one line.
 fn plan_line(item: &BatchItem) -> String {
@@ -44,8 +45,14 @@ fn plan_line(item: &BatchItem) -> String {
     }
 }
 
-/// The plan of the whole batch, for stderr.
-pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String {
+/// The plan of the whole batch, for stderr, with where it would be
+/// written.
+pub fn plan_text(
+    out: &Output,
+    items: &[BatchItem],
+    keep_going: bool,
+    target: &WriteTarget,
+) -> String {
     let to_write = items
         .iter()
         .filter(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed))
@@ -62,6 +69,7 @@ pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String 
         ),
         Paint::Bold,
     )];
+    lines.push(format!("  {}", super::target::describe(target)));
     lines.extend(items.iter().map(plan_line));
     if items.iter().any(|i| i.outcome.is_none()) && !keep_going {
         lines.push(
@@ -78,8 +86,10 @@ pub fn progress(terminal: bool, len: usize) -> Option<ProgressBar> {
     terminal.then(|| {
         let bar = ProgressBar::new(len as u64);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} · {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed}] {bar:30} {pos}/{len} · ETA {eta} · {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
@@ -110,6 +120,15 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
             Paint::Bad
         },
     )];
+    if let Some(target) = &report.target {
+        lines.push(format!("  {}", super::target::describe(target)));
+    }
+    if let Some(plan) = &report.plan_id {
+        lines.push(format!("  plan {plan}"));
+    }
+    if let Some(rate) = &report.rate {
+        lines.push(format!("  {}", rate_text(rate)));
+    }
     for item in &report.outcomes {
         let short: String = item.deployment.chars().take(8).collect();
         let result = item.result.as_str();
@@ -122,6 +141,18 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
     }
     lines.push("Next: pushleft-controller wait <deployment>, and `history` for the record".into());
     lines.join("\n")
+}
+
+/// `paced at most 5/s: kept 4.9/s, 40 in 8.1s`.
+fn rate_text(rate: &RateKept) -> String {
+    let kept = rate
+        .kept_per_second
+        .map(|k| format!("kept {k:.1}/s, "))
+        .unwrap_or_default();
+    format!(
+        "paced at most {}/s: {kept}{} in {:.1}s",
+        rate.limit_per_second, rate.runs, rate.elapsed_seconds
+    )
 }
 
 impl Report for BatchReport {

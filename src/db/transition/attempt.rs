@@ -109,6 +109,7 @@ fn attempt_in(mut tx: Pinned<'_>, request: &Request) -> Result<Outcome> {
 
     let outcome = Outcome {
         deployment_id: id,
+        target: None,
         path: verdict.path,
         applied: !request.dry_run,
         replayed: false,

@@ -98,6 +98,7 @@ pub fn replay(request: &Request, id: Uuid, key: &str, row: &postgres::Row) -> Re
         .unwrap_or("unknown");
     Ok(Outcome {
         deployment_id: id,
+        target: None,
         path,
         applied: true,
         replayed: true,

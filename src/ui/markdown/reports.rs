@@ -300,6 +300,12 @@ pub fn fail_safely(o: &Outcome) -> String {
         escape(&o.event.kind),
         at(o.event.occurred_at)
     );
+    if let Some(target) = &o.target {
+        out.push_str(&format!(
+            "\n**Target:** {}\n",
+            escape(&crate::ui::target::describe(target))
+        ));
+    }
     if let Some(reason) = o.event.payload.get("reason").and_then(|r| r.as_str()) {
         out.push_str(&format!("\n**Reason:** {}\n", escape(reason)));
     }
