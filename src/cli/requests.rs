@@ -140,6 +140,7 @@ impl HistoryArgs {
             operator: self.operator.clone(),
             reason_contains: self.reason_contains.clone(),
             deployment,
+            self_approved: self.self_approved.then_some(true),
         }
     }
 }

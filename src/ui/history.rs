@@ -21,6 +21,40 @@ fn who(a: &OperatorAction) -> String {
     }
 }
 
+/// Who asked and who approved: `SELF-APPROVED …` when nobody else
+/// looked, `asked by alice (ops)` when someone else applied the plan, `—`
+/// for a write without a plan.
+pub fn approval(a: &OperatorAction) -> String {
+    let Some(approval) = &a.audit.approval else {
+        return "—".to_string();
+    };
+    let person = |p: &crate::model::history::ActionPerson| {
+        format!(
+            "{} ({})",
+            p.os_user.as_deref().unwrap_or("?"),
+            p.session_user.as_deref().unwrap_or("?")
+        )
+    };
+    let plan = approval.plan_id.as_deref().unwrap_or("no plan");
+    if approval.self_approved {
+        let alone = if approval.break_glass_alone {
+            ", --break-glass-alone"
+        } else {
+            ""
+        };
+        format!(
+            "SELF-APPROVED by {}{alone} ({plan})",
+            person(&approval.requester)
+        )
+    } else {
+        format!(
+            "asked by {}, approved by {} ({plan})",
+            person(&approval.requester),
+            person(&approval.approver)
+        )
+    }
+}
+
 /// The table for stdout; `None` when no action matches.
 pub fn render(history: &History, out: &Output) -> Option<String> {
     if history.actions.is_empty() {
@@ -35,9 +69,16 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         col("deployment"),
         col("action"),
         col("by").shrink().drop(1),
+        col("approval").shrink(),
         col("now").drop(3),
         col("reason").shrink(),
     ]);
+    // The approval column only when an action has one (a plan applied, or
+    // a write alone): then it is never dropped.
+    let approvals = history.actions.iter().any(|a| a.audit.approval.is_some());
+    if !approvals {
+        columns.retain(|c| c.header != "approval");
+    }
     let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for a in &history.actions {
         let mut cells = if regions {
@@ -54,6 +95,12 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),
             Cell::new(who(a)),
+        ]);
+        if approvals {
+            let alone = a.audit.approval.as_ref().is_some_and(|x| x.self_approved);
+            cells.push(Cell::new(approval(a)).paint_if(alone, Paint::Bad));
+        }
+        cells.extend([
             Cell::new(&a.status_now),
             Cell::new(a.reason.as_deref().unwrap_or("—")).paint_if(a.reason.is_none(), Paint::Warn),
         ]);
