@@ -37,6 +37,7 @@ mod screen;
 mod screen_safety;
 mod simulate;
 mod stuck;
+mod two_person;
 mod unknown;
 mod wait;
 mod watch;
