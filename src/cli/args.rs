@@ -79,7 +79,7 @@ pub struct FailSafelyArgs {
         long,
         value_name = "FILE",
         conflicts_with_all = [
-            "reason", "plan_out", "dry_run", "expect_path", "expect_fingerprint",
+            "from", "reason", "plan_out", "dry_run", "expect_path", "expect_fingerprint",
             "idempotency_key", "role", "even_if_not_stuck"
         ]
     )]

@@ -21,40 +21,6 @@ fn who(a: &OperatorAction) -> String {
     }
 }
 
-/// Who asked and who approved: `SELF-APPROVED …` when nobody else
-/// looked, `asked by alice (ops)` when someone else applied the plan, `—`
-/// for a write without a plan.
-pub fn approval(a: &OperatorAction) -> String {
-    let Some(approval) = &a.audit.approval else {
-        return "—".to_string();
-    };
-    let person = |p: &crate::model::history::ActionPerson| {
-        format!(
-            "{} ({})",
-            p.os_user.as_deref().unwrap_or("?"),
-            p.session_user.as_deref().unwrap_or("?")
-        )
-    };
-    let plan = approval.plan_id.as_deref().unwrap_or("no plan");
-    if approval.self_approved {
-        let alone = if approval.break_glass_alone {
-            ", --break-glass-alone"
-        } else {
-            ""
-        };
-        format!(
-            "SELF-APPROVED by {}{alone} ({plan})",
-            person(&approval.requester)
-        )
-    } else {
-        format!(
-            "asked by {}, approved by {} ({plan})",
-            person(&approval.requester),
-            person(&approval.approver)
-        )
-    }
-}
-
 /// The table for stdout; `None` when no action matches.
 pub fn render(history: &History, out: &Output) -> Option<String> {
     if history.actions.is_empty() {
@@ -98,7 +64,7 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         ]);
         if approvals {
             let alone = a.audit.approval.as_ref().is_some_and(|x| x.self_approved);
-            cells.push(Cell::new(approval(a)).paint_if(alone, Paint::Bad));
+            cells.push(Cell::new(super::approval::approval(a)).paint_if(alone, Paint::Bad));
         }
         cells.extend([
             Cell::new(&a.status_now),

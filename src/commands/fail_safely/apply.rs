@@ -25,12 +25,7 @@ use crate::model::target::WriteTarget;
 use crate::ui;
 
 pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
-    if ctx.output.markdown() {
-        return Err(exit::usage(
-            "--output markdown is for the plan (--plan-out); --apply reports as table or json",
-        ));
-    }
-    let plan = read(file)?;
+    let plan = read(ctx, file)?;
     let terminal = refuse_without_terminal(args)?;
     let (mut client, target, now) = connect(ctx, args.lock_timeout)?;
     approval::check_target(&plan.target, &target)?;
@@ -40,22 +35,8 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode
     if !args.yes && to_write > 0 {
         confirm(ctx, &plan, &target, to_write)?;
     }
-    // Ctrl-C between two deployments (or during the pace's wait) ends the
-    // batch there, with the report of what was written.
-    let _deferred = crate::interrupt::deferred();
-    let bar = ui::batch::progress(terminal, requests.len());
     let mut pace = Pace::at(args.rate);
-    let items = run_each(
-        &mut client,
-        &requests,
-        false,
-        false,
-        bar.as_ref(),
-        &mut pace,
-    );
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let items = apply_each(&mut client, &requests, terminal, &mut pace);
     let done = Done {
         dry_run: false,
         target: Some(target),
@@ -65,8 +46,32 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode
     finish(ctx, items, done)
 }
 
+/// Each deployment in its own guarded transaction, paced, with a
+/// progress bar on a terminal. Ctrl-C between two deployments (or during
+/// the pace's wait) ends the batch there, with the report of what was
+/// written.
+fn apply_each(
+    client: &mut Session,
+    requests: &[Request],
+    terminal: bool,
+    pace: &mut Pace,
+) -> Vec<crate::model::batch::BatchItem> {
+    let _deferred = crate::interrupt::deferred();
+    let bar = ui::batch::progress(terminal, requests.len());
+    let items = run_each(client, requests, false, false, bar.as_ref(), pace);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    items
+}
+
 /// The plan in `file`, of a format this version reads.
-fn read(file: &Path) -> Result<Plan> {
+fn read(ctx: &Context, file: &Path) -> Result<Plan> {
+    if ctx.output.markdown() {
+        return Err(exit::usage(
+            "--output markdown is for the plan (--plan-out); --apply reports as table or json",
+        ));
+    }
     let text = std::fs::read_to_string(file)
         .map_err(|err| exit::usage(format!("cannot read the plan {}: {err}", file.display())))?;
     let parsed: PlanFile = serde_json::from_str(&text).map_err(|err| {

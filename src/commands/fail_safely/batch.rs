@@ -130,11 +130,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
     let mut requests = requests(ctx, args, from)?;
     let terminal = refuse_without_terminal(args)?;
     let (mut client, target) = connect_for(ctx, args, &mut requests)?;
-    let mut pace = if args.dry_run {
-        Pace::none()
-    } else {
-        Pace::at(args.rate)
-    };
+    let mut pace = Pace::unless(args.dry_run, args.rate);
     let items = if args.dry_run || args.yes {
         unattended(&mut client, &requests, args, terminal, &mut pace)
     } else {

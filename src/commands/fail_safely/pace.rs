@@ -37,6 +37,15 @@ impl Pace {
         }
     }
 
+    /// At `rate`, unless `dry_run` (nothing written: nothing to pace).
+    pub fn unless(dry_run: bool, rate: Rate) -> Pace {
+        if dry_run {
+            Pace::none()
+        } else {
+            Pace::at(rate)
+        }
+    }
+
     /// Before a deployment: waits until its start is due. False when
     /// Ctrl-C came (then it does not start).
     pub fn wait(&mut self) -> bool {

@@ -24,12 +24,14 @@ use crate::model::target::WriteTarget;
 
 pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode> {
     let requests = dry_runs(ctx, args)?;
-    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
-    let (mut client, target, now) = connect(ctx, lock_timeout)?;
+    let Some(first) = requests.first() else {
+        return Err(exit::usage("give a deployment id, or --from FILE"));
+    };
+    let (mut client, target, now) = connect(ctx, first.lock_timeout)?;
     let items = if args.from.is_none() {
         // One deployment: its refusal is the command's, as a dry run's.
-        let outcome = execute(&mut client, &requests[0])?;
-        vec![batch::item(&requests[0].deployment, Ok(outcome), true)]
+        let outcome = execute(&mut client, first)?;
+        vec![batch::item(&first.deployment, Ok(outcome), true)]
     } else {
         run_each(&mut client, &requests, true, true, None, &mut Pace::none())
     };
@@ -44,7 +46,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
         };
         return batch::finish(ctx, items, done);
     }
-    let plan = plan_of(ctx, args, out, &requests[0], target, now, items)?;
+    let plan = plan_of(ctx, args, out, first, target, now, items)?;
     write(out, &plan)?;
     ctx.emit(&plan)?;
     Ok(ExitCode::Done)

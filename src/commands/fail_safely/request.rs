@@ -94,6 +94,11 @@ fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error
 /// before touching the database.
 pub fn refuse_without_terminal(args: &FailSafelyArgs) -> Result<bool> {
     let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if args.apply.is_some() && !args.yes && !terminal {
+        return Err(exit::refused(
+            "no terminal to confirm on: rerun with --yes to apply the plan unattended (it is held to the plan's paths and fingerprints); nothing was written",
+        ));
+    }
     if !args.dry_run && !args.yes && !terminal {
         return Err(exit::refused(
             "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",

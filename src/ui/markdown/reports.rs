@@ -346,7 +346,7 @@ pub fn history(h: &History) -> String {
                 },
             ];
             if approvals {
-                row.push(crate::ui::history::approval(a));
+                row.push(crate::ui::approval::approval(a));
             }
             row.extend([a.status_now.to_string(), or_dash(a.reason.clone())]);
             row
