@@ -258,7 +258,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-y -o -h -V --from --keep-going --max --reason --plan-out --plan-ttl --apply --rate --require-approval --break-glass-alone --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,6 +273,22 @@ _pushleft__controller() {
                     return 0
                     ;;
                 --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --plan-ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --apply)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -668,7 +684,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__history)
-            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --since --until --operator --reason-contains --deployment --self-approved --limit --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

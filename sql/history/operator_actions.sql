@@ -9,7 +9,10 @@
 --   $6 reason contains (case-insensitive)
 --   $7 deployment id
 --   $8 at most this many rows
--- A NULL filter is no filter.
+--   $9 self-approved (boolean): an applied plan whose requester approved
+--      it, or a write with --break-glass-alone (audit.self_approved)
+-- A NULL filter is no filter. The approval columns are NULL for a write
+-- without a plan and for events typed by hand.
 SELECT e.occurred_at,
        e.deployment_id,
        e.org_id,
@@ -24,6 +27,13 @@ SELECT e.occurred_at,
        e.payload -> 'audit' ->> 'host' AS host,
        e.payload -> 'audit' ->> 'tool' AS tool,
        e.payload -> 'audit' ->> 'previous_status' AS previous_status,
+       e.payload -> 'audit' ->> 'plan_id' AS plan_id,
+       e.payload -> 'audit' -> 'requester' ->> 'os_user' AS requester_os_user,
+       e.payload -> 'audit' -> 'requester' ->> 'session_user' AS requester_session_user,
+       e.payload -> 'audit' -> 'approver' ->> 'os_user' AS approver_os_user,
+       e.payload -> 'audit' -> 'approver' ->> 'session_user' AS approver_session_user,
+       (e.payload -> 'audit' -> 'self_approved') = 'true'::jsonb AS self_approved,
+       (e.payload -> 'audit' -> 'break_glass_alone') = 'true'::jsonb AS break_glass_alone,
        d.status AS status_now
 FROM :"schema".deployment_events e
 -- LEFT: an event whose deployment_id is NULL (the reference schema says
@@ -40,5 +50,7 @@ WHERE e.kind IN ('operator_failed', 'teardown_requested')
                        e.payload -> 'audit' ->> 'current_user'))
   AND ($6::text IS NULL OR strpos(lower(e.payload ->> 'reason'), lower($6::text)) > 0)
   AND ($7::uuid IS NULL OR e.deployment_id = $7::uuid)
+  AND ($9::boolean IS NULL
+       OR coalesce((e.payload -> 'audit' -> 'self_approved') = 'true'::jsonb, false) = $9::boolean)
 ORDER BY e.occurred_at DESC, e.sequence DESC
 LIMIT $8

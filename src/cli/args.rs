@@ -7,6 +7,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use crate::decide::input::reason_pattern;
 use crate::duration::parse_duration;
+use crate::model::batch::Rate;
 
 #[derive(Debug, Args)]
 pub struct DiagnoseArgs {
@@ -31,7 +32,10 @@ pub enum ExpectedPath {
 #[derive(Debug, Args)]
 pub struct FailSafelyArgs {
     /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
-    #[arg(required_unless_present = "from", conflicts_with = "from")]
+    #[arg(
+        required_unless_present_any = ["from", "apply"],
+        conflicts_with_all = ["from", "apply"]
+    )]
     pub deployment: Option<String>,
 
     /// A batch: the deployment ids in FILE (- for stdin), one per line, or
@@ -49,8 +53,59 @@ pub struct FailSafelyArgs {
     pub max: usize,
 
     /// The ticket and the reason, stored verbatim in the event.
-    #[arg(long, value_name = "TEXT")]
-    pub reason: String,
+    #[arg(long, value_name = "TEXT", required_unless_present = "apply")]
+    pub reason: Option<String>,
+
+    /// Decide under the locks exactly as a dry run does, write nothing to
+    /// the database, and write the plan to FILE (JSON): for review in the
+    /// ticket, then `--apply FILE` by someone else.
+    #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
+    pub plan_out: Option<std::path::PathBuf>,
+
+    /// With --plan-out: how long the plan may be applied.
+    #[arg(
+        long,
+        default_value = "1h",
+        value_parser = parse_duration,
+        value_name = "DURATION",
+        requires = "plan_out"
+    )]
+    pub plan_ttl: Duration,
+
+    /// Apply the plan in FILE (from --plan-out): only on the cluster and
+    /// database it was made on, before it expires, each deployment held to
+    /// the plan's path and fingerprint.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = [
+            "from", "reason", "plan_out", "dry_run", "expect_path", "expect_fingerprint",
+            "idempotency_key", "role", "even_if_not_stuck"
+        ]
+    )]
+    pub apply: Option<std::path::PathBuf>,
+
+    /// With --from or --apply: start at most this many deployments a
+    /// second (N/s or N/m), so a big incident does not stampede the
+    /// scheduler.
+    #[arg(long, default_value = "5/s", value_parser = Rate::parse, value_name = "RATE")]
+    pub rate: Rate,
+
+    /// The two-person rule (PUSHLEFT_REQUIRE_APPROVAL=1): refuse to write
+    /// without --apply of a plan made by someone else (another OS user or
+    /// another session_user).
+    #[arg(
+        long,
+        env = "PUSHLEFT_REQUIRE_APPROVAL",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        action = clap::ArgAction::SetTrue
+    )]
+    pub require_approval: bool,
+
+    /// Under the two-person rule, write anyway with nobody else to approve:
+    /// the audit and history mark it self_approved.
+    #[arg(long)]
+    pub break_glass_alone: bool,
 
     /// Decide and check everything, then roll back and print the plan.
     #[arg(long)]

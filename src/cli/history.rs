@@ -60,6 +60,11 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "ID")]
     pub deployment: Option<String>,
 
+    /// Only self-approved actions: a plan applied by its own requester, or
+    /// a write with --break-glass-alone.
+    #[arg(long)]
+    pub self_approved: bool,
+
     /// Show at most this many, the newest.
     #[arg(long, default_value_t = 100, value_name = "N")]
     pub limit: usize,

@@ -216,7 +216,10 @@ pub enum Command {
     /// trigger or rule it cannot vouch for, protecting triggers that do not
     /// refuse, and missing foreign keys. Asks before writing on a terminal;
     /// needs --yes without one. A rerun with the same reason replays, it
-    /// does not write twice.
+    /// does not write twice. Every write names its target (server, port,
+    /// database, user, region, primary or standby). --plan-out writes the
+    /// decision to a file for review instead, and --apply applies such a
+    /// plan, only on the cluster and database it was made on.
     #[command(
         name = "fail-safely",
         after_help = "Examples:
@@ -226,7 +229,10 @@ pub enum Command {
       --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
   pushleft-controller fail-safely d0000005 --reason \"INC-4713 retire blog\" --even-if-not-stuck
   pushleft-controller stuck --node edge-07 --output json > batch.json
-  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\""
+  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\" --rate 2/s
+  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\" \\
+      --plan-out plan.json --output markdown     # for the ticket; writes nothing
+  pushleft-controller fail-safely --apply plan.json     # by someone else"
     )]
     FailSafely(FailSafelyArgs),
 

@@ -11,6 +11,7 @@ use crate::decide::Policy;
 use crate::decide::input::{validate_fingerprint, validate_key, validate_reason};
 use crate::decide::triage::{GroupBy, SortBy, Triage, TriageFilter};
 use crate::decide::triggers::AllowedTriggers;
+use crate::model::plan::{Approval, Plan, PlannedDeployment};
 use crate::model::{BreakGlassPath, DeploymentStatus, NodeStatus};
 
 use super::{
@@ -139,6 +140,7 @@ impl HistoryArgs {
             operator: self.operator.clone(),
             reason_contains: self.reason_contains.clone(),
             deployment,
+            self_approved: self.self_approved.then_some(true),
         }
     }
 }
@@ -150,7 +152,10 @@ impl FailSafelyArgs {
     pub fn request(&self, global: &GlobalArgs, deployment: &str) -> anyhow::Result<Request> {
         Ok(Request {
             deployment: deployment.to_string(),
-            reason: validate_reason(&self.reason, self.reason_pattern.as_ref())?,
+            reason: validate_reason(
+                self.reason.as_deref().unwrap_or_default(),
+                self.reason_pattern.as_ref(),
+            )?,
             idempotency_key: self
                 .idempotency_key
                 .as_deref()
@@ -172,6 +177,40 @@ impl FailSafelyArgs {
             },
             schema: global.schema.clone(),
             even_if_not_stuck: self.even_if_not_stuck,
+            allowed_triggers: self.guard.allowed(),
+        })
+    }
+}
+
+impl FailSafelyArgs {
+    /// The request that applies one deployment of `plan` (`--apply`):
+    /// the plan's reason, key and role, held to its path and fingerprint,
+    /// with `approval` in the audit. The plan's text is checked as typed
+    /// arguments would be.
+    pub fn apply_request(
+        &self,
+        global: &GlobalArgs,
+        plan: &Plan,
+        planned: &PlannedDeployment,
+        approval: &Approval,
+    ) -> anyhow::Result<Request> {
+        Ok(Request {
+            deployment: planned.deployment_id.to_string(),
+            reason: validate_reason(&plan.reason, self.reason_pattern.as_ref())?,
+            idempotency_key: Some(validate_key(&planned.idempotency_key)?),
+            dry_run: false,
+            expect_path: Some(planned.path),
+            expect_fingerprint: Some(validate_fingerprint(&planned.fingerprint)?),
+            role: plan.role.clone(),
+            lock_timeout: self.lock_timeout,
+            policy: self.staleness.policy(),
+            audit: Audit {
+                region: global.service.clone(),
+                approval: Some(approval.clone()),
+                ..Audit::of_this_process()
+            },
+            schema: global.schema.clone(),
+            even_if_not_stuck: plan.even_if_not_stuck,
             allowed_triggers: self.guard.allowed(),
         })
     }

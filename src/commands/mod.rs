@@ -22,7 +22,7 @@ use anyhow::Result;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::db;
-use crate::db::connect::{self, ConnectOptions, Settings};
+use crate::db::connect::{self, ConnectOptions, Reached, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::model::next::{NextCommand, Subcommand as Sub};
@@ -69,6 +69,15 @@ impl Context {
         let settings = self.settings()?;
         settings
             .connect(lock_timeout)
+            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
+    }
+
+    /// [`Context::connect`], and the server it really reached (where a
+    /// write lands, `db::target`).
+    pub fn connect_reporting(&self, lock_timeout: Duration) -> Result<(Session, Reached)> {
+        let settings = self.settings()?;
+        settings
+            .connect_reporting(lock_timeout)
             .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
     }
 

@@ -12,7 +12,9 @@ use super::columns::{Columns, RowReader};
 use super::session::{Session, with_snapshot};
 use super::sql::{self, Schema};
 use crate::duration::millis;
-use crate::model::history::{ActionAudit, History, HistoryReadInfo, OperatorAction};
+use crate::model::history::{
+    ActionApproval, ActionAudit, ActionPerson, History, HistoryReadInfo, OperatorAction,
+};
 use crate::model::{BreakGlassPath, DeploymentStatus, Warning};
 
 /// A bound of the time window: a moment, or how long ago (by the server's
@@ -35,6 +37,8 @@ pub struct HistoryFilter {
     /// Case-insensitive.
     pub reason_contains: Option<String>,
     pub deployment: Option<Uuid>,
+    /// `Some(true)`: only self-approved actions.
+    pub self_approved: Option<bool>,
 }
 
 fn at(when: Option<When>) -> Option<DateTime<Utc>> {
@@ -87,9 +91,32 @@ fn action_from(row: &Row, w: &mut Vec<Warning>) -> Result<OperatorAction> {
             host: row.col("host")?,
             tool: row.col("tool")?,
             previous_status,
+            approval: approval_from(row)?,
         },
         status_now,
     })
+}
+
+/// The approval the audit records, if any.
+fn approval_from(row: &Row) -> Result<Option<ActionApproval>> {
+    let Some(self_approved) = row.col::<Option<bool>>("self_approved")? else {
+        return Ok(None);
+    };
+    Ok(Some(ActionApproval {
+        plan_id: row.col("plan_id")?,
+        requester: ActionPerson {
+            os_user: row.col("requester_os_user")?,
+            session_user: row.col("requester_session_user")?,
+        },
+        approver: ActionPerson {
+            os_user: row.col("approver_os_user")?,
+            session_user: row.col("approver_session_user")?,
+        },
+        self_approved,
+        break_glass_alone: row
+            .col::<Option<bool>>("break_glass_alone")?
+            .unwrap_or(false),
+    }))
 }
 
 /// The newest `limit` actions that pass `filter`.
@@ -115,6 +142,7 @@ pub fn list(
                     &filter.reason_contains,
                     &filter.deployment,
                     &fetch,
+                    &filter.self_approved,
                 ],
             )
             .context("listing the operators' actions (sql/history/operator_actions.sql)")?;

@@ -16,4 +16,5 @@ pub mod session;
 pub mod snapshot;
 pub mod sql;
 pub mod stuck;
+pub mod target;
 pub mod transition;

@@ -2,6 +2,7 @@
 //! screen, unit-tested on their own. `diagnose`, `fail-safely` (under its
 //! row locks), `stuck` and `wait` all decide with these and nothing else.
 
+pub mod approval;
 pub mod assessment;
 pub mod batch;
 pub mod edges;

@@ -62,6 +62,15 @@ pub struct BatchSummary {
 #[derive(Debug, Serialize)]
 pub struct BatchReport {
     pub dry_run: bool,
+    /// Where the batch was written (read once for the session).
+    pub target: Option<super::target::WriteTarget>,
+    /// The plan applied (`--apply`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan_id: Option<String>,
+    /// The pace the writes kept (`--rate`); absent when nothing was paced
+    /// (a dry run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate: Option<RateKept>,
     pub outcomes: Vec<BatchItem>,
     pub summary: BatchSummary,
     /// The process's exit status: the most serious among the deployments.
@@ -90,3 +99,56 @@ impl BatchSummary {
         s
     }
 }
+
+/// `--rate N/s`: at most this many deployments started per second, so a
+/// big incident does not stampede the scheduler with teardowns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rate {
+    pub per_second: f64,
+}
+
+impl Rate {
+    /// The default: 5 a second (a batch of 50 in about 10 s).
+    pub const DEFAULT: Rate = Rate { per_second: 5.0 };
+
+    /// The time from one deployment's start to the next one's.
+    pub fn interval(self) -> std::time::Duration {
+        std::time::Duration::from_secs_f64(1.0 / self.per_second)
+    }
+
+    /// `4/s`, `120/m` (`/min`), `0.5/s`, or a bare number per second.
+    pub fn parse(text: &str) -> Result<Rate, String> {
+        let text = text.trim();
+        let (number, per) = match text.split_once('/') {
+            Some((n, "s" | "sec")) => (n, 1.0),
+            Some((n, "m" | "min")) => (n, 60.0),
+            Some(_) => return Err(format!("`{text}`: give N/s or N/m, e.g. 4/s")),
+            None => (text, 1.0),
+        };
+        match number.trim().parse::<f64>() {
+            Ok(n) if n.is_finite() && n > 0.0 && n / per <= 1000.0 => Ok(Rate {
+                per_second: n / per,
+            }),
+            _ => Err(format!(
+                "`{text}`: give a positive rate of at most 1000/s, e.g. 4/s"
+            )),
+        }
+    }
+}
+
+/// The pace a batch's writes kept.
+#[derive(Debug, Clone, Serialize)]
+pub struct RateKept {
+    /// `--rate`, per second.
+    pub limit_per_second: f64,
+    /// Deployments started per second, from the first start to the last
+    /// (null with fewer than two).
+    pub kept_per_second: Option<f64>,
+    /// From the first start to the end of the last deployment.
+    pub elapsed_seconds: f64,
+    /// How many deployments were run at this pace.
+    pub runs: usize,
+}
+
+#[cfg(test)]
+mod tests;

@@ -21,7 +21,7 @@ pub struct Target {
 }
 
 /// How a session was reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Transport {
     Tcp,

@@ -17,6 +17,28 @@ pub struct ActionAudit {
     pub host: Option<String>,
     pub tool: Option<String>,
     pub previous_status: Option<DeploymentStatus>,
+    /// An applied plan's requester and approver, or a write with
+    /// `--break-glass-alone`; null for a write without a plan.
+    pub approval: Option<ActionApproval>,
+}
+
+/// One side of an approval, as the audit names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionPerson {
+    pub os_user: Option<String>,
+    pub session_user: Option<String>,
+}
+
+/// Who asked and who approved (README, "Two-person break-glass").
+#[derive(Debug, Clone, Serialize)]
+pub struct ActionApproval {
+    /// Null for `--break-glass-alone` without a plan.
+    pub plan_id: Option<String>,
+    pub requester: ActionPerson,
+    pub approver: ActionPerson,
+    /// The requester approved it: nobody else looked.
+    pub self_approved: bool,
+    pub break_glass_alone: bool,
 }
 
 /// One break-glass action: an `operator_failed` or `teardown_requested`

@@ -24,6 +24,9 @@ pub struct EventOut {
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
     pub deployment_id: Uuid,
+    /// Where it was written (a single run; a batch names it once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<super::target::WriteTarget>,
     pub path: BreakGlassPath,
     /// The state change is in effect (by this run, or by the earlier run a
     /// replay found). False for a dry run.

@@ -1,12 +1,12 @@
 //! The two break-glass paths of the runbook (and "none"), and what each one
 //! writes. Which one applies is decided in `decide`; this is the vocabulary.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::status::DeploymentStatus;
 
 /// Which break-glass path applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BreakGlassPath {
     /// status -> failed, event `operator_failed`.

@@ -10,7 +10,8 @@ use super::output::{Output, Paint};
 use super::report::{Line, Report};
 use super::sanitize::visible;
 use crate::exit::ExitCode;
-use crate::model::batch::{BatchItem, BatchReport};
+use crate::model::batch::{BatchItem, BatchReport, RateKept};
+use crate::model::target::WriteTarget;
 
 /// What the plan says of one deployment, in one line.
 fn plan_line(item: &BatchItem) -> String {
@@ -68,8 +69,14 @@ fn waits_lines(items: &[BatchItem]) -> Vec<String> {
 }
 
 /// The plan of the whole batch, for stderr: one line per deployment, the
-/// waits grouped, and last — directly above the prompt — the counts.
-pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String {
+/// waits grouped, and last — directly above the prompt — the counts and
+/// where it would be written.
+pub fn plan_text(
+    out: &Output,
+    items: &[BatchItem],
+    keep_going: bool,
+    target: &WriteTarget,
+) -> String {
     let to_write: Vec<&str> = items
         .iter()
         .filter_map(|i| i.outcome.as_ref().filter(|o| !o.replayed))
@@ -108,6 +115,7 @@ pub fn plan_text(out: &Output, items: &[BatchItem], keep_going: bool) -> String 
         ),
         Paint::Bold,
     ));
+    lines.push(format!("  {}", super::target::describe(target)));
     lines.join("\n")
 }
 
@@ -116,8 +124,10 @@ pub fn progress(terminal: bool, len: usize) -> Option<ProgressBar> {
     terminal.then(|| {
         let bar = ProgressBar::new(len as u64);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed}] {bar:30} {pos}/{len} · {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed}] {bar:30} {pos}/{len} · ETA {eta} · {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
@@ -148,6 +158,15 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
             Paint::Bad
         },
     )];
+    if let Some(target) = &report.target {
+        lines.push(format!("  {}", super::target::describe(target)));
+    }
+    if let Some(plan) = &report.plan_id {
+        lines.push(format!("  plan {plan}"));
+    }
+    if let Some(rate) = &report.rate {
+        lines.push(format!("  {}", rate_text(rate)));
+    }
     for item in &report.outcomes {
         let short: String = item.deployment.chars().take(8).collect();
         let result = item.result.as_str();
@@ -163,6 +182,18 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         lines.push("  then `pushleft-controller history` for the record".into());
     }
     lines.join("\n")
+}
+
+/// `paced at most 5/s: kept 4.9/s, 40 in 8.1s`.
+fn rate_text(rate: &RateKept) -> String {
+    let kept = rate
+        .kept_per_second
+        .map(|k| format!("kept {k:.1}/s, "))
+        .unwrap_or_default();
+    format!(
+        "paced at most {}/s: {kept}{} in {:.1}s",
+        rate.limit_per_second, rate.runs, rate.elapsed_seconds
+    )
 }
 
 impl Report for BatchReport {

@@ -101,6 +101,7 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
     .iter()
     .map(|l| out.paint(l, Paint::Bold))
     .collect();
+    target_lines(out, plan, &mut lines);
     lines.push(format!(
         "  status {} → {}",
         visible(&plan.previous_status.to_string()),
@@ -123,6 +124,18 @@ pub fn plan_text(out: &Output, plan: &Outcome) -> String {
         plan.fingerprint.as_deref().unwrap_or("-")
     ));
     lines.join("\n")
+}
+
+/// Where it is (or would be) written, when the run knows.
+fn target_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
+    if let Some(target) = &o.target {
+        lines.extend(wrap(
+            &super::target::describe(target),
+            out.width,
+            "  ",
+            "    ",
+        ));
+    }
 }
 
 /// Stuck or not, as the plan and the outcome say it.
@@ -169,6 +182,7 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         .iter()
         .map(|l| out.paint(l, paint))
         .collect();
+    target_lines(out, o, &mut lines);
     lines.extend(wrap(
         &format!(
             "event #{} {} id {}{}",

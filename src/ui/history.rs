@@ -35,9 +35,16 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         col("deployment"),
         col("action"),
         col("by").shrink().drop(1),
+        col("approval").shrink(),
         col("now").drop(3),
         col("reason").shrink(),
     ]);
+    // The approval column only when an action has one (a plan applied, or
+    // a write alone): then it is never dropped.
+    let approvals = history.actions.iter().any(|a| a.audit.approval.is_some());
+    if !approvals {
+        columns.retain(|c| c.header != "approval");
+    }
     let mut table = Table::new(if regions { &columns } else { &columns[1..] });
     for a in &history.actions {
         let mut cells = if regions {
@@ -54,6 +61,12 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
             Cell::new(short_id(a.deployment_id)),
             Cell::new(a.path.as_str()),
             Cell::new(who(a)),
+        ]);
+        if approvals {
+            let alone = a.audit.approval.as_ref().is_some_and(|x| x.self_approved);
+            cells.push(Cell::new(super::approval::approval(a)).paint_if(alone, Paint::Bad));
+        }
+        cells.extend([
             Cell::new(&a.status_now),
             Cell::new(a.reason.as_deref().unwrap_or("—")).paint_if(a.reason.is_none(), Paint::Warn),
         ]);

@@ -4,6 +4,7 @@
 //! database passes the one sanitizer ([`sanitize`]) before a terminal sees
 //! it; tables and prose fit the screen ([`table`], [`text`]).
 
+pub mod approval;
 pub mod batch;
 pub mod diagnose;
 mod diagnose_sections;
@@ -16,11 +17,13 @@ mod layout;
 pub mod markdown;
 pub mod openmetrics;
 pub mod output;
+pub mod plan;
 pub mod prompt;
 pub mod report;
 pub mod sanitize;
 pub mod stuck;
 pub mod table;
+pub mod target;
 pub mod text;
 pub mod usage;
 pub mod wait;

@@ -4,13 +4,15 @@
 use anyhow::Result;
 use uuid::Uuid;
 
+use super::target::describe;
 use crate::exit;
 use crate::model::short_id;
+use crate::model::target::WriteTarget;
 
 /// Asks the operator to type the deployment's short id (or the full id)
 /// back; anything else, or Ctrl-C, writes nothing. The prompt says whether
 /// the deployment is stuck.
-pub fn confirm_deployment(id: Uuid, stuck: bool) -> Result<()> {
+pub fn confirm_deployment(id: Uuid, stuck: bool, target: &WriteTarget) -> Result<()> {
     let short = short_id(id);
     let which = if stuck {
         "Stuck"
@@ -18,7 +20,8 @@ pub fn confirm_deployment(id: Uuid, stuck: bool) -> Result<()> {
         "NOT stuck (--even-if-not-stuck)"
     };
     let typed = ask(&format!(
-        "{which}. Type the deployment's short id ({short}) to apply, anything else to abort"
+        "{which}. Type the deployment's short id ({short}) to apply {}, anything else to abort",
+        describe(target)
     ))?;
     if typed == short || typed == id.to_string() {
         Ok(())
@@ -47,9 +50,10 @@ pub fn ask(prompt: &str) -> Result<String> {
 }
 
 /// Asks the operator to type the number of deployments to write back.
-pub fn confirm_count(n: usize) -> Result<()> {
+pub fn confirm_count(n: usize, target: &WriteTarget) -> Result<()> {
     let typed = ask(&format!(
-        "Type the number of deployments to write ({n}) to apply, anything else to abort"
+        "Type the number of deployments to write ({n}) to apply {}, anything else to abort",
+        describe(target)
     ))?;
     if typed == n.to_string() {
         Ok(())

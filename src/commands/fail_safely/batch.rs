@@ -11,18 +11,20 @@ use std::path::Path;
 use crate::db::session::Session;
 use anyhow::Result;
 
-use super::request::{execute, refuse_without_terminal};
+use super::pace::Pace;
+use super::request::{connect_for, execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::Request;
 use crate::decide::batch::{BatchResult, batch_code, ids_in};
 use crate::exit::{self, ExitCode};
-use crate::model::batch::{BatchItem, BatchReport, BatchSummary};
+use crate::model::batch::{BatchItem, BatchReport, BatchSummary, RateKept};
 use crate::model::next::{NextCommand, Subcommand};
+use crate::model::target::WriteTarget;
 use crate::ui;
 
 /// The item for one run of the transition.
-fn item(
+pub(super) fn item(
     deployment: &str,
     result: Result<crate::db::transition::Outcome>,
     planned: bool,
@@ -75,17 +77,18 @@ fn skipped(deployment: &str) -> BatchItem {
 /// it stops at the first refusal or error unless `keep_going`; at Ctrl-C
 /// always. What was not run is reported as skipped; `bar` advances once
 /// per deployment.
-fn run_each(
+pub(super) fn run_each(
     client: &mut Session,
     requests: &[Request],
     keep_going: bool,
     planning: bool,
     bar: Option<&indicatif::ProgressBar>,
+    pace: &mut Pace,
 ) -> Vec<BatchItem> {
     let mut items = Vec::with_capacity(requests.len());
     let mut stopped = false;
     for request in requests {
-        if stopped || crate::interrupt::interrupted() {
+        if stopped || crate::interrupt::interrupted() || !pace.wait() {
             items.push(skipped(&request.deployment));
             continue;
         }
@@ -110,21 +113,48 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
             "--output markdown is for one deployment; a batch reports as table or json",
         ));
     }
-    let requests = requests(ctx, args, from)?;
+    let mut requests = requests(ctx, args, from)?;
     let terminal = refuse_without_terminal(args)?;
-    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
-    let mut client = ctx.connect(lock_timeout)?;
+    let (mut client, target) = connect_for(ctx, args, &mut requests)?;
+    let mut pace = Pace::unless(args.dry_run, args.rate);
     let items = if args.dry_run || args.yes {
-        unattended(&mut client, &requests, args, terminal)
+        unattended(&mut client, &requests, args, terminal, &mut pace)
     } else {
-        confirm_and_apply(ctx, &mut client, &requests, args, terminal)?
+        let shown = Shown {
+            terminal,
+            target: &target,
+        };
+        confirm_and_apply(ctx, &mut client, &requests, args, shown, &mut pace)?
     };
-    finish(ctx, args, from, items)
+    let done = Done {
+        dry_run: args.dry_run,
+        target: Some(target),
+        plan_id: None,
+        rate: pace.kept(),
+        next_command: next_command(args, from, &items),
+    };
+    finish(ctx, items, done)
+}
+
+/// What the confirmation shows the operator: on a terminal, and where.
+struct Shown<'a> {
+    terminal: bool,
+    target: &'a WriteTarget,
+}
+
+/// What the batch's report says besides its items.
+pub(super) struct Done {
+    pub dry_run: bool,
+    pub target: Option<WriteTarget>,
+    pub plan_id: Option<String>,
+    pub rate: Option<RateKept>,
+    /// What to run after it (see [`next_command`]).
+    pub next_command: Option<NextCommand>,
 }
 
 /// The batch's requests, every id and the whole request checked before
 /// anything is connected to.
-fn requests(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<Vec<Request>> {
+pub(super) fn requests(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<Vec<Request>> {
     let ids = ids_in(&crate::commands::batch_file::read(from)?)?;
     if ids.is_empty() {
         return Err(exit::usage(format!(
@@ -153,6 +183,7 @@ fn unattended(
     requests: &[Request],
     args: &FailSafelyArgs,
     terminal: bool,
+    pace: &mut Pace,
 ) -> Vec<BatchItem> {
     let _deferred = crate::interrupt::deferred();
     let bar = ui::batch::progress(terminal && !args.dry_run, requests.len());
@@ -162,6 +193,7 @@ fn unattended(
         args.keep_going,
         args.dry_run,
         bar.as_ref(),
+        pace,
     );
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -176,7 +208,8 @@ fn confirm_and_apply(
     client: &mut Session,
     requests: &[Request],
     args: &FailSafelyArgs,
-    terminal: bool,
+    shown: Shown<'_>,
+    pace: &mut Pace,
 ) -> Result<Vec<BatchItem>> {
     let dry: Vec<Request> = requests
         .iter()
@@ -185,14 +218,19 @@ fn confirm_and_apply(
             ..r.clone()
         })
         .collect();
-    let plan = run_each(client, &dry, true, true, None);
-    ui::note(&ui::batch::plan_text(&ctx.output, &plan, args.keep_going));
+    let plan = run_each(client, &dry, true, true, None, &mut Pace::none());
+    ui::note(&ui::batch::plan_text(
+        &ctx.output,
+        &plan,
+        args.keep_going,
+        shown.target,
+    ));
     let to_write = plan
         .iter()
         .filter(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed))
         .count();
     if to_write > 0 {
-        ui::prompt::confirm_count(to_write)?;
+        ui::prompt::confirm_count(to_write, shown.target)?;
     }
     let apply: Vec<Request> = requests
         .iter()
@@ -209,8 +247,8 @@ fn confirm_and_apply(
     // Ctrl-C between two deployments ends the batch there, with the report
     // of what was written, instead of killing it half-way.
     let _deferred = crate::interrupt::deferred();
-    let bar = ui::batch::progress(terminal, apply.len());
-    let items = run_each(client, &apply, args.keep_going, false, bar.as_ref());
+    let bar = ui::batch::progress(shown.terminal, apply.len());
+    let items = run_each(client, &apply, args.keep_going, false, bar.as_ref(), pace);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -227,40 +265,45 @@ fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Opti
             .iter()
             .any(|i| i.outcome.as_ref().is_some_and(|o| !o.replayed));
         return (planned && !stdin).then(|| {
-            NextCommand::new(Subcommand::FailSafely)
-                .option("--from", from.display())
-                .option("--reason", &args.reason)
+            let next = NextCommand::new(Subcommand::FailSafely).option("--from", from.display());
+            match &args.reason {
+                Some(reason) => next.option("--reason", reason),
+                None => next,
+            }
         });
     }
+    let written = wait_for_written(items)?;
+    Some(match stdin {
+        true => written,
+        false => NextCommand::new(Subcommand::Wait).option("--from", from.display()),
+    })
+}
+
+/// `wait` for the deployments the batch applied or replayed, by id; None
+/// when there are none.
+pub(super) fn wait_for_written(items: &[BatchItem]) -> Option<NextCommand> {
     let written: Vec<_> = items
         .iter()
         .filter_map(|i| i.outcome.as_ref())
         .map(|o| o.deployment_id)
         .collect();
-    match (written.is_empty(), stdin) {
-        (true, _) => None,
-        (false, false) => Some(NextCommand::new(Subcommand::Wait).option("--from", from.display())),
-        (false, true) => Some(
-            written
-                .iter()
-                .fold(NextCommand::new(Subcommand::Wait), |next, id| next.arg(id)),
-        ),
-    }
+    (!written.is_empty()).then(|| {
+        written
+            .iter()
+            .fold(NextCommand::new(Subcommand::Wait), |next, id| next.arg(id))
+    })
 }
 
-fn finish(
-    ctx: &Context,
-    args: &FailSafelyArgs,
-    from: &Path,
-    items: Vec<BatchItem>,
-) -> Result<ExitCode> {
-    let dry_run = args.dry_run;
+pub(super) fn finish(ctx: &Context, items: Vec<BatchItem>, done: Done) -> Result<ExitCode> {
     let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
     let code = batch_code(items.iter().map(|i| i.exit_code).chain(interrupted));
     let report = BatchReport {
-        dry_run,
+        dry_run: done.dry_run,
+        target: done.target,
+        plan_id: done.plan_id,
+        rate: done.rate,
         summary: BatchSummary::of(&items),
-        next_command: next_command(args, from, &items),
+        next_command: done.next_command,
         outcomes: items,
         exit_code: code,
     };

@@ -3,15 +3,67 @@
 //! and lock holders named, and the refusal without a terminal.
 
 use std::io::IsTerminal;
+use std::time::Duration;
 
 use crate::db::session::Session;
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 
 use crate::cli::FailSafelyArgs;
+use crate::commands::Context;
+use crate::db::transition::Audit;
 use crate::db::transition::{self, Outcome, Request};
 use crate::db_failure::DbFailure;
 use crate::exit::{self, ExitCode};
+use crate::model::plan::{Approval, Person};
+use crate::model::target::WriteTarget;
 use crate::ui;
+
+/// Connects for a write and reads, once for the session, where it lands
+/// (`db::target`), with the server's now().
+pub fn connect(
+    ctx: &Context,
+    lock_timeout: Duration,
+) -> Result<(Session, WriteTarget, DateTime<Utc>)> {
+    let (mut session, reached) = ctx.connect_reporting(lock_timeout)?;
+    let (target, now) = crate::db::target::read(&mut session, &reached, ctx.region())?;
+    Ok((session, target, now))
+}
+
+/// This process on `target`, as the two-person rule compares people: its
+/// OS user and the session_user the server gives it.
+pub fn me(audit: &Audit, target: &WriteTarget) -> Person {
+    Person {
+        os_user: audit.os_user.clone(),
+        session_user: target.user.clone(),
+        host: audit.host.clone(),
+        tool: audit.tool.clone(),
+    }
+}
+
+/// Connects for the requests of a write without a plan; with
+/// `--break-glass-alone` their audit says that nobody else approved them.
+pub fn connect_for(
+    ctx: &Context,
+    args: &FailSafelyArgs,
+    requests: &mut [Request],
+) -> Result<(Session, WriteTarget)> {
+    let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
+    let (session, target, _) = connect(ctx, lock_timeout)?;
+    if args.break_glass_alone {
+        for request in requests.iter_mut() {
+            let me = me(&request.audit, &target);
+            request.audit.approval = Some(Approval {
+                plan_id: None,
+                requester: me.clone(),
+                approver: me,
+                self_approved: true,
+                break_glass_alone: true,
+            });
+        }
+    }
+    Ok((session, target))
+}
 
 /// The transition, with each retry shown to the operator; a lock timeout
 /// names the session that holds the locks.
@@ -41,6 +93,11 @@ fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error
 /// before touching the database.
 pub fn refuse_without_terminal(args: &FailSafelyArgs) -> Result<bool> {
     let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    if args.apply.is_some() && !args.yes && !terminal {
+        return Err(exit::refused(
+            "no terminal to confirm on: rerun with --yes to apply the plan unattended (it is held to the plan's paths and fingerprints); nothing was written",
+        ));
+    }
     if !args.dry_run && !args.yes && !terminal {
         return Err(exit::refused(
             "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",

@@ -5,12 +5,13 @@
 use crate::db::session::Session;
 use anyhow::Result;
 
-use super::request::{execute, refuse_without_terminal};
+use super::request::{connect_for, execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::{Outcome, Request};
 use crate::exit::ExitCode;
 use crate::model::next::{NextCommand, Subcommand};
+use crate::model::target::WriteTarget;
 use crate::ui;
 
 /// What the transition leaves for the command to say: a dry run wrote
@@ -59,31 +60,39 @@ fn complete(
 
 /// The positional deployment's run.
 pub fn run(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<ExitCode> {
-    let request = args.request(&ctx.global, deployment)?;
+    let mut request = args.request(&ctx.global, deployment)?;
     refuse_without_terminal(args)?;
-    let mut client = ctx.connect(request.lock_timeout)?;
+    let (mut client, target) = connect_for(ctx, args, std::slice::from_mut(&mut request))?;
     let outcome = if request.dry_run || args.yes {
         execute(&mut client, &request)?
     } else {
-        confirm_and_apply(ctx, &mut client, &request)?
+        confirm_and_apply(ctx, &mut client, &request, &target)?
     };
-    ctx.emit(&complete(&mut client, &request, args, outcome)?)?;
+    let mut outcome = complete(&mut client, &request, args, outcome)?;
+    outcome.target = Some(target);
+    ctx.emit(&outcome)?;
     Ok(ExitCode::Done)
 }
 
 /// Plans under the locks (rolled back), shows the plan, asks, then applies
 /// with the plan's path and fingerprint required.
-fn confirm_and_apply(ctx: &Context, client: &mut Session, request: &Request) -> Result<Outcome> {
+fn confirm_and_apply(
+    ctx: &Context,
+    client: &mut Session,
+    request: &Request,
+    target: &WriteTarget,
+) -> Result<Outcome> {
     let dry_run = Request {
         dry_run: true,
         ..request.clone()
     };
-    let plan = execute(client, &dry_run)?;
+    let mut plan = execute(client, &dry_run)?;
     if plan.replayed {
         return Ok(plan);
     }
+    plan.target = Some(target.clone());
     ui::note(&ui::fail_safely::plan_text(&ctx.output, &plan));
-    ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck)?;
+    ui::prompt::confirm_deployment(plan.deployment_id, plan.stuck, target)?;
     let held_to_plan = Request {
         expect_path: Some(plan.path),
         expect_fingerprint: plan.fingerprint.clone(),

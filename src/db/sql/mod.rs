@@ -282,6 +282,7 @@ pub const ALL: &[&Statement] = &[
     &session::IN_RECOVERY,
     &session::PRIMARY_CONNINFO,
     &session::SET_LOCAL_ROLE,
+    &session::TARGET,
     &session::READ_SETTINGS,
     &diagnose::SNAPSHOT,
     &diagnose::EVENTS,

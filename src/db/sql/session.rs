@@ -13,3 +13,6 @@ pub const NOW: Statement = file!(Query "session/now.sql" []);
 pub const IN_RECOVERY: Statement = file!(Query "session/in_recovery.sql" []);
 pub const PRIMARY_CONNINFO: Statement = file!(Query "session/primary_conninfo.sql" []);
 pub const SET_LOCAL_ROLE: Statement = file!(Query "session/set_local_role.sql" [Text]);
+/// Where a write lands: the cluster, the database, the session's user
+/// (`db::target`).
+pub const TARGET: Statement = file!(Query "session/target.sql" []);

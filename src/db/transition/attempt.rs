@@ -197,6 +197,7 @@ fn attempt_in(
 
     let outcome = Outcome {
         deployment_id: id,
+        target: None,
         path: verdict.path,
         applied: !request.dry_run,
         replayed: false,

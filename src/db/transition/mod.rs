@@ -73,6 +73,9 @@ pub struct Audit {
     /// The region (connection service) named with --service, if any: the
     /// event says which control plane the operator meant.
     pub region: Option<String>,
+    /// An applied plan's requester and approver (`--apply`), or a write
+    /// under the two-person rule with `--break-glass-alone`.
+    pub approval: Option<crate::model::plan::Approval>,
 }
 
 impl Audit {
@@ -85,6 +88,7 @@ impl Audit {
                 .unwrap_or_else(|| "unknown".to_string()),
             tool: crate::db::connect::APPLICATION_NAME.to_string(),
             region: None,
+            approval: None,
         }
     }
 }

@@ -126,6 +126,7 @@ pub fn replay(
         .unwrap_or("unknown");
     Ok(Outcome {
         deployment_id: id,
+        target: None,
         path,
         applied: true,
         replayed: true,

@@ -62,7 +62,25 @@ fn payload(
     {
         audit.insert("region".into(), json!(region));
     }
+    if let (Some(approval), Some(Value::Object(audit))) =
+        (&request.audit.approval, payload.get_mut("audit"))
+    {
+        approve(audit, approval);
+    }
     Value::Object(payload)
+}
+
+/// The audit's approval keys (README, "Two-person break-glass"): the
+/// plan, who asked, who approved, whether that was the same person.
+fn approve(audit: &mut Map<String, Value>, approval: &crate::model::plan::Approval) {
+    audit.insert("plan_id".into(), json!(approval.plan_id));
+    audit.insert("requester".into(), json!(approval.requester));
+    audit.insert("approver".into(), json!(approval.approver));
+    audit.insert("self_approved".into(), json!(approval.self_approved));
+    audit.insert(
+        "break_glass_alone".into(),
+        json!(approval.break_glass_alone),
+    );
 }
 
 /// Who writes (step 4's `04_who.sql`): the login role and the role in

@@ -300,6 +300,12 @@ pub fn fail_safely(o: &Outcome) -> String {
         escape(&o.event.kind),
         at(o.event.occurred_at)
     );
+    if let Some(target) = &o.target {
+        out.push_str(&format!(
+            "\n**Target:** {}\n",
+            escape(&crate::ui::target::describe(target))
+        ));
+    }
     if let Some(reason) = o.event.payload.get("reason").and_then(|r| r.as_str()) {
         out.push_str(&format!("\n**Reason:** {}\n", escape(reason)));
     }
@@ -324,11 +330,13 @@ pub fn fail_safely(o: &Outcome) -> String {
 
 /// `history -o markdown`.
 pub fn history(h: &History) -> String {
+    // The approval column only when an action has one.
+    let approvals = h.actions.iter().any(|a| a.audit.approval.is_some());
     let rows: Vec<Vec<String>> = h
         .actions
         .iter()
         .map(|a| {
-            vec![
+            let mut row = vec![
                 a.occurred_at.map_or_else(|| "NULL".to_string(), at),
                 a.deployment_id.to_string(),
                 a.path.as_str().to_string(),
@@ -336,17 +344,22 @@ pub fn history(h: &History) -> String {
                     (Some(user), Some(host)) => format!("{user}@{host}"),
                     _ => or_dash(a.audit.current_user.clone()),
                 },
-                a.status_now.to_string(),
-                or_dash(a.reason.clone()),
-            ]
+            ];
+            if approvals {
+                row.push(crate::ui::approval::approval(a));
+            }
+            row.extend([a.status_now.to_string(), or_dash(a.reason.clone())]);
+            row
         })
         .collect();
     let mut out = format!("### Operator actions: {}\n\n", h.actions.len());
     if !rows.is_empty() {
-        out.push_str(&table(
-            &["when", "deployment", "action", "by", "status now", "reason"],
-            &rows,
-        ));
+        let mut headers = vec!["when", "deployment", "action", "by"];
+        if approvals {
+            headers.push("approval");
+        }
+        headers.extend(["status now", "reason"]);
+        out.push_str(&table(&headers, &rows));
     }
     if h.snapshot.truncated {
         out.push_str("\nOlder actions match too (--limit N shows more).\n");

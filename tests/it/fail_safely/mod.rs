@@ -48,6 +48,7 @@ pub fn request(deployment: &str, reason: &str) -> Request {
             host: "test-host".into(),
             tool: "pushleft-controller/test".into(),
             region: None,
+            approval: None,
         },
         schema: Schema::public(),
         even_if_not_stuck: false,

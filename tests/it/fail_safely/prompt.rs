@@ -95,3 +95,51 @@ fn typing_the_short_id_applies_the_plan() {
     assert!(status.contains(", 0)"), "{status}");
     assert_eq!(status_of(&db, &scenario(1)), "failed");
 }
+
+#[test]
+fn the_prompt_names_where_it_writes() {
+    let db = TestDb::scenarios();
+    let before = db.dump();
+    let mut session = spawn(&db, "d0000001");
+    session
+        .exp_string(&format!("to apply on {} at ", db.name))
+        .unwrap();
+    session.exp_string("as postgres (primary)").unwrap();
+    session.send_line("no").unwrap();
+    let status = exit_status(&mut session);
+    assert!(status.contains(", 4)"), "{status}");
+    assert_eq!(db.dump(), before);
+}
+
+#[test]
+fn applying_a_plan_shows_who_asked_and_asks_for_the_id() {
+    let db = TestDb::scenarios();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.json");
+    let plan = plan.to_str().unwrap();
+    db.run(&[
+        "fail-safely",
+        "d0000001",
+        "--reason",
+        "INC-26 prompt",
+        "--plan-out",
+        plan,
+    ])
+    .assert_code(0);
+    let mut cmd = crate::support::bin();
+    cmd.env("DATABASE_URL", &db.conninfo)
+        .stdin(std::process::Stdio::inherit())
+        .env("TERM", "dumb")
+        .args(["fail-safely", "--apply", plan, "--output", "table"]);
+    let mut session = rexpect::session::spawn_command(cmd, Some(20_000)).unwrap();
+    session.exp_string("requested by").unwrap();
+    session.exp_string("expires").unwrap();
+    session
+        .exp_string(&format!("to apply on {} at ", db.name))
+        .unwrap();
+    session.send_line("d0000001").unwrap();
+    session.exp_string("1 applied").unwrap();
+    let status = exit_status(&mut session);
+    assert!(status.contains(", 0)"), "{status}");
+    assert_eq!(status_of(&db, &scenario(1)), "failed");
+}

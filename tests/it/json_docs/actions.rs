@@ -32,9 +32,40 @@ fn fail_safely_documents_every_key_it_prints() {
     ];
     let batch = json(&db, &batch_args, 4);
     assert_eq!(batch["summary"]["refused"], 1);
+    // A plan (with one deployment left out), its apply, and a write alone
+    // under the two-person rule (the audit's approval keys).
+    let dir = tempfile::tempdir().unwrap();
+    let plan_path = dir.path().join("plan.json");
+    let plan_file = plan_path.to_str().unwrap();
+    let mut planned = tempfile::NamedTempFile::new().unwrap();
+    std::io::Write::write_all(&mut planned, b"d0000003\nd0000006\n").unwrap();
+    let plan_args = [
+        "fail-safely",
+        "--from",
+        planned.path().to_str().unwrap(),
+        "--reason",
+        "INC-4711 json docs",
+        "--keep-going",
+        "--plan-out",
+        plan_file,
+    ];
+    let plan = json(&db, &plan_args, 0);
+    assert_eq!(plan["left_out"][0]["deployment"], "d0000006");
+    let applied = json(&db, &["fail-safely", "--apply", plan_file, "--yes"], 0);
+    assert_eq!(applied["plan_id"], plan["plan_id"]);
+    let alone_args = [
+        "fail-safely",
+        "d0000004",
+        "--reason",
+        "INC-4711 json docs",
+        "--yes",
+        "--break-glass-alone",
+    ];
+    let alone = json(&db, &alone_args, 0);
+    assert_eq!(alone["event"]["payload"]["audit"]["self_approved"], true);
     assert_documented(
         "pushleft-controller-fail-safely",
-        &[dry_run, teardown, replay, batch],
+        &[dry_run, teardown, replay, batch, plan, applied, alone],
     );
 }
 

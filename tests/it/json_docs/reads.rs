@@ -65,8 +65,25 @@ fn history_documents_every_key_it_prints() {
         ],
         0,
     );
+    // And one written alone under the two-person rule (its approval).
+    json(
+        &db,
+        &[
+            "fail-safely",
+            "d0000002",
+            "--reason",
+            "INC-4711 json docs",
+            "--yes",
+            "--break-glass-alone",
+        ],
+        0,
+    );
     let history = json(&db, &["history"], 0);
     assert!(history["actions"][0]["audit"]["tool"].is_string());
+    assert_eq!(
+        history["actions"][0]["audit"]["approval"]["self_approved"],
+        true
+    );
     let odd = with_null("deployment_events", "org_id", "kind = 'operator_failed'");
     let warned = json(&odd, &["history"], 0);
     assert_documented("pushleft-controller-history", &[history, warned]);

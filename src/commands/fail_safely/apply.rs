@@ -1,0 +1,149 @@
+//! `fail-safely --apply FILE` (README, "Two-person break-glass"): a plan
+//! made with `--plan-out`, applied only on the cluster and database it was
+//! made on (4 otherwise), before it expires (4), by someone else when the
+//! two-person rule is on (4); every deployment checked against the plan's
+//! path and fingerprint before anything is written (5 when one changed),
+//! the plan shown with who asked and when, the count (or the id) typed or
+//! `--yes`, then each deployment in its own guarded transaction held to the
+//! plan, paced by `--rate`. A rerun replays what was done.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+
+use super::batch::{Done, finish, run_each, wait_for_written};
+use super::pace::Pace;
+use super::request::{connect, execute, me, refuse_without_terminal};
+use crate::cli::FailSafelyArgs;
+use crate::commands::Context;
+use crate::db::session::Session;
+use crate::db::transition::Request;
+use crate::decide::approval;
+use crate::exit::{self, ExitCode};
+use crate::model::plan::{PLAN_VERSION, Plan, PlanFile};
+use crate::model::target::WriteTarget;
+use crate::ui;
+
+pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
+    let plan = read(ctx, file)?;
+    let terminal = refuse_without_terminal(args)?;
+    let (mut client, target, now) = connect(ctx, args.lock_timeout)?;
+    approval::check_target(&plan.target, &target)?;
+    approval::check_expiry(plan.expires_at, now)?;
+    let requests = requests(ctx, args, &plan, &target)?;
+    let to_write = check_each(&mut client, &requests)?;
+    if !args.yes && to_write > 0 {
+        confirm(ctx, &plan, &target, to_write)?;
+    }
+    let mut pace = Pace::at(args.rate);
+    let items = apply_each(&mut client, &requests, terminal, &mut pace);
+    let done = Done {
+        dry_run: false,
+        target: Some(target),
+        plan_id: Some(plan.plan_id),
+        rate: pace.kept(),
+        next_command: wait_for_written(&items),
+    };
+    finish(ctx, items, done)
+}
+
+/// Each deployment in its own guarded transaction, paced, with a
+/// progress bar on a terminal. Ctrl-C between two deployments (or during
+/// the pace's wait) ends the batch there, with the report of what was
+/// written.
+fn apply_each(
+    client: &mut Session,
+    requests: &[Request],
+    terminal: bool,
+    pace: &mut Pace,
+) -> Vec<crate::model::batch::BatchItem> {
+    let _deferred = crate::interrupt::deferred();
+    let bar = ui::batch::progress(terminal, requests.len());
+    let items = run_each(client, requests, false, false, bar.as_ref(), pace);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    items
+}
+
+/// The plan in `file`, of a format this version reads.
+fn read(ctx: &Context, file: &Path) -> Result<Plan> {
+    if ctx.output.markdown() {
+        return Err(exit::usage(
+            "--output markdown is for the plan (--plan-out); --apply reports as table or json",
+        ));
+    }
+    let text = std::fs::read_to_string(file)
+        .map_err(|err| exit::usage(format!("cannot read the plan {}: {err}", file.display())))?;
+    let parsed: PlanFile = serde_json::from_str(&text).map_err(|err| {
+        exit::usage(format!(
+            "{} is not a plan of fail-safely --plan-out ({err}); nothing was written",
+            file.display()
+        ))
+    })?;
+    if parsed.schema_version != PLAN_VERSION {
+        return Err(exit::usage(format!(
+            "{} is a plan of schema_version {}; this version of pushleft-controller applies \
+             version {PLAN_VERSION}. Nothing was written",
+            file.display(),
+            parsed.schema_version
+        )));
+    }
+    Ok(parsed.plan)
+}
+
+/// One request per planned deployment, the approval in each audit (or
+/// the two-person rule's refusal).
+fn requests(
+    ctx: &Context,
+    args: &FailSafelyArgs,
+    plan: &Plan,
+    target: &WriteTarget,
+) -> Result<Vec<Request>> {
+    let audit = crate::db::transition::Audit::of_this_process();
+    let approval = approval::approve(
+        Some(plan.plan_id.clone()),
+        &plan.requester,
+        &me(&audit, target),
+        args.require_approval,
+        args.break_glass_alone,
+    )?;
+    plan.deployments
+        .iter()
+        .map(|d| args.apply_request(&ctx.global, plan, d, &approval))
+        .collect()
+}
+
+/// Every deployment under its locks, held to the plan (rolled back):
+/// the first that no longer holds refuses the whole plan before anything
+/// is written. Returns how many are still to write (the others are
+/// replays of an earlier apply).
+fn check_each(client: &mut Session, requests: &[Request]) -> Result<usize> {
+    let mut to_write = 0;
+    for request in requests {
+        let dry = Request {
+            dry_run: true,
+            ..request.clone()
+        };
+        let outcome = execute(client, &dry).with_context(|| {
+            format!(
+                "the plan no longer holds for deployment {}: nothing was written",
+                request.deployment
+            )
+        })?;
+        if !outcome.replayed {
+            to_write += 1;
+        }
+    }
+    Ok(to_write)
+}
+
+/// Shows the plan with who asked and when, and asks for the id (one
+/// deployment) or the count.
+fn confirm(ctx: &Context, plan: &Plan, target: &WriteTarget, to_write: usize) -> Result<()> {
+    ui::note(&ui::plan::apply_text(&ctx.output, plan, target));
+    match plan.deployments.as_slice() {
+        [one] => ui::prompt::confirm_deployment(one.deployment_id, one.stuck, target),
+        _ => ui::prompt::confirm_count(to_write, target),
+    }
+}

@@ -1,0 +1,179 @@
+//! `fail-safely … --plan-out FILE` (README, "Two-person break-glass"):
+//! decides under the locks exactly as a dry run does (each deployment in
+//! its own transaction, rolled back), writes nothing to the database, and
+//! writes the plan — who asked, when it expires, the target's identity,
+//! and for each deployment its path, fingerprint and event — for review in
+//! the ticket and `--apply` by someone else.
+
+use std::path::Path;
+
+use anyhow::{Context as _, Result};
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+use super::batch::{self, Done, run_each};
+use super::pace::Pace;
+use super::request::{connect, execute, me};
+use crate::cli::FailSafelyArgs;
+use crate::commands::Context;
+use crate::db::transition::Request;
+use crate::exit::{self, ExitCode};
+use crate::model::batch::{BatchItem, BatchResult};
+use crate::model::plan::{LeftOut, PLAN_VERSION, Plan, PlanFile, PlannedDeployment, PlannedEvent};
+use crate::model::target::WriteTarget;
+
+pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode> {
+    let requests = dry_runs(ctx, args)?;
+    let Some(first) = requests.first() else {
+        return Err(exit::usage("give a deployment id, or --from FILE"));
+    };
+    let (mut client, target, now) = connect(ctx, first.lock_timeout)?;
+    let items = if args.from.is_none() {
+        // One deployment: its refusal is the command's, as a dry run's.
+        let outcome = execute(&mut client, first)?;
+        vec![batch::item(&first.deployment, Ok(outcome), true)]
+    } else {
+        run_each(&mut client, &requests, true, true, None, &mut Pace::none())
+    };
+    let refused = items.iter().any(|i| i.outcome.is_none());
+    if refused && !args.keep_going {
+        ui_note_refused();
+        let done = Done {
+            dry_run: true,
+            target: Some(target),
+            plan_id: None,
+            rate: None,
+            next_command: None,
+        };
+        return batch::finish(ctx, items, done);
+    }
+    let plan = plan_of(ctx, args, out, first, target, now, items)?;
+    write(out, &plan)?;
+    ctx.emit(&plan)?;
+    Ok(ExitCode::Done)
+}
+
+fn ui_note_refused() {
+    crate::ui::note(
+        "no plan was written: a deployment of the batch was refused (below). Leave it out, or \
+         give --keep-going to plan the others",
+    );
+}
+
+/// The requests, as dry runs: the positional deployment, or the batch's.
+fn dry_runs(ctx: &Context, args: &FailSafelyArgs) -> Result<Vec<Request>> {
+    let requests = match (&args.from, &args.deployment) {
+        (Some(from), _) => batch::requests(ctx, args, from)?,
+        (None, Some(deployment)) => vec![args.request(&ctx.global, deployment)?],
+        (None, None) => return Err(exit::usage("give a deployment id, or --from FILE")),
+    };
+    Ok(requests
+        .into_iter()
+        .map(|r| Request { dry_run: true, ..r })
+        .collect())
+}
+
+/// The plan of what the dry runs decided. Deployments already done (a
+/// replay) or refused (with --keep-going) are left out, and listed.
+fn plan_of(
+    ctx: &Context,
+    args: &FailSafelyArgs,
+    out: &Path,
+    first: &Request,
+    target: WriteTarget,
+    now: DateTime<Utc>,
+    items: Vec<BatchItem>,
+) -> Result<Plan> {
+    let (deployments, left_out) = split(items);
+    if deployments.is_empty() {
+        return Err(exit::refused(
+            "nothing to plan: every deployment is already done or was refused; no plan was written",
+        ));
+    }
+    let ttl = chrono::Duration::from_std(args.plan_ttl)
+        .map_err(|_| exit::usage("--plan-ttl is too long"))?;
+    let mut command = vec!["pushleft-controller".to_string()];
+    if let Some(region) = ctx.region() {
+        command.extend(["--service".to_string(), region]);
+    }
+    command.extend(["fail-safely".into(), "--apply".into()]);
+    command.push(out.display().to_string());
+    let mut plan = Plan {
+        plan_id: String::new(),
+        created_at: now,
+        expires_at: now + ttl,
+        reason: first.reason.clone(),
+        requester: me(&first.audit, &target),
+        target,
+        even_if_not_stuck: args.even_if_not_stuck,
+        role: args.role.clone(),
+        deployments,
+        left_out,
+        apply_command: crate::ui::markdown::command_line(&command),
+    };
+    plan.plan_id = plan_id(&plan)?;
+    Ok(plan)
+}
+
+/// The deployments to write, and those left out.
+fn split(items: Vec<BatchItem>) -> (Vec<PlannedDeployment>, Vec<LeftOut>) {
+    let mut planned = Vec::new();
+    let mut left_out = Vec::new();
+    for item in items {
+        match item.outcome {
+            Some(o) if item.result == BatchResult::Planned => planned.push(PlannedDeployment {
+                deployment_id: o.deployment_id,
+                path: o.path,
+                fingerprint: o.fingerprint.unwrap_or_default(),
+                stuck: o.stuck,
+                stuck_for_seconds: o.stuck_for_seconds,
+                previous_status: o.previous_status.to_string(),
+                new_status: o.new_status.to_string(),
+                idempotency_key: o.idempotency_key,
+                event: PlannedEvent {
+                    kind: o.event.kind,
+                    sequence: o.event.sequence,
+                    payload: o.event.payload,
+                },
+            }),
+            Some(_) => left_out.push(LeftOut {
+                deployment: item.deployment,
+                result: "replayed".into(),
+                why: "already done by an earlier run with the same idempotency key".into(),
+            }),
+            None => left_out.push(LeftOut {
+                deployment: item.deployment,
+                result: "refused".into(),
+                why: item.error.unwrap_or_default(),
+            }),
+        }
+    }
+    (planned, left_out)
+}
+
+/// `plan-` and the first 16 hex digits of the SHA-256 of the plan's
+/// content (its id left empty): the same plan, the same id.
+fn plan_id(plan: &Plan) -> Result<String> {
+    let bytes = serde_json::to_vec(plan).context("serializing the plan")?;
+    Ok(format!(
+        "plan-{}",
+        hex::encode(&Sha256::digest(&bytes)[..8])
+    ))
+}
+
+/// The plan file, with its format version: the same document `-o json`
+/// prints.
+fn write(out: &Path, plan: &Plan) -> Result<()> {
+    let file = PlanFile {
+        schema_version: PLAN_VERSION,
+        plan: plan.clone(),
+    };
+    let mut text = serde_json::to_string_pretty(&file).context("serializing the plan")?;
+    text.push('\n');
+    std::fs::write(out, text).map_err(|err| {
+        exit::usage(format!(
+            "cannot write the plan to {}: {err}; nothing was written to the database either",
+            out.display()
+        ))
+    })
+}
