@@ -34,6 +34,9 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: GlobalArgs) -> Context {
+        if global.no_pager {
+            ui::pager::disable();
+        }
         Context {
             output: Output::detect(global.output, global.color, !global.no_headers),
             global,

@@ -16,6 +16,7 @@ mod layout;
 pub mod markdown;
 pub mod openmetrics;
 pub mod output;
+pub mod pager;
 pub mod prompt;
 pub mod report;
 pub mod sanitize;

@@ -6,7 +6,7 @@ use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::table::{Cell, Table, col};
-use super::text::{fit_command, stamp, wrap, wrapped};
+use super::text::{command_lines, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
 use crate::model::region::RegionStatus;
@@ -166,13 +166,9 @@ fn group_lines(groups: &[StuckGroup], out: &Output, lines: &mut Vec<String>) {
             &format!("  {} ", g.key),
             "    ",
         ));
-        lines.push(format!(
-            "    {}",
-            out.paint(
-                &fit_command(&g.next_command, out.command_room(4)),
-                Paint::Bold
-            )
-        ));
+        for line in command_lines(&g.next_command, out.command_room(4)) {
+            lines.push(format!("    {}", out.paint(&line, Paint::Bold)));
+        }
     }
 }
 
@@ -276,10 +272,9 @@ fn next_lines(
     match command {
         Some(command) => {
             lines.extend(wrap("next:", out.width, &head, "    "));
-            lines.push(format!(
-                "    {}",
-                out.paint(&fit_command(command, out.command_room(4)), Paint::Bold)
-            ));
+            for line in command_lines(command, out.command_room(4)) {
+                lines.push(format!("    {}", out.paint(&line, Paint::Bold)));
+            }
         }
         None => lines.extend(wrap(&visible(step), out.width, &head, "    ")),
     }
