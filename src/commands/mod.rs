@@ -138,7 +138,7 @@ pub fn explain_unconfigured(err: anyhow::Error) -> anyhow::Error {
 fn settings_with(options: &ConnectOptions, label: &str) -> Result<Settings> {
     let settings = Settings::from_options(options)?;
     for warning in settings.warnings() {
-        ui::note(&format!("warning: {label}{warning}"));
+        ui::output::warn(&format!("warning: {label}{warning}"));
     }
     Ok(settings)
 }

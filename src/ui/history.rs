@@ -34,7 +34,8 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         col("ago").drop(2),
         col("deployment"),
         col("action"),
-        col("by").shrink().drop(1),
+        // Who and why are what the review is for: cut, never dropped.
+        col("by").shrink(),
         col("now").drop(3),
         col("reason").shrink(),
     ]);

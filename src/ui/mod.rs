@@ -4,6 +4,7 @@
 //! database passes the one sanitizer ([`sanitize`]) before a terminal sees
 //! it; tables and prose fit the screen ([`table`], [`text`]).
 
+pub mod bar;
 pub mod batch;
 pub mod diagnose;
 mod diagnose_sections;

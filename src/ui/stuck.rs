@@ -293,11 +293,13 @@ fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
     let mut columns = vec![col("region")];
     columns.extend([
         col("deployment"),
-        col("org").drop(2),
-        col("status"),
+        col("org").drop(3),
+        // The path says what to do; the status goes last, before a row
+        // becomes a block.
+        col("status").drop(1),
         col("stuck for"),
-        col("quiet since").drop(3),
-        col("last event").drop(1),
+        col("quiet since").drop(4),
+        col("last event").drop(2),
         col("nodes").shrink(),
         col("path"),
     ]);
@@ -338,12 +340,14 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
     columns.extend([
         col("job"),
         col("deployment"),
-        col("org").drop(3),
-        col("status"),
-        col("kind").drop(1),
-        col("node").shrink(),
+        col("org").drop(4),
+        col("status").drop(1),
+        col("kind").drop(2),
+        // The node and its heartbeat's age, whole: an age is never cut
+        // mid-value (`build-03 (s…`).
+        col("node"),
         col("expired"),
-        col("expired at").drop(2),
+        col("expired at").drop(3),
         col("path"),
     ]);
     let mut table = Table::new(if regions { &columns } else { &columns[1..] });
