@@ -38,6 +38,7 @@ mod screen;
 mod screen_safety;
 mod simulate;
 mod stuck;
+mod terminal;
 mod unknown;
 mod wait;
 mod watch;
