@@ -30,8 +30,10 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
     let regions = history.actions.iter().any(|a| a.region.is_some());
     let mut columns = vec![col("region")];
     columns.extend([
-        col("when"),
-        col("ago").drop(2),
+        // On a narrow screen the age stays, shorter than the stamp: the
+        // room goes to who and why.
+        col("when").drop(2),
+        col("ago").drop(1),
         col("deployment"),
         col("action"),
         // Who and why are what the review is for: cut, never dropped.

@@ -158,16 +158,19 @@ impl Table {
                 None => break,
             }
         }
-        // Left to right: the last free text (a reason, an error) keeps most.
-        for &i in shown.iter() {
-            let excess = total(&shown, &widths).saturating_sub(width);
-            if excess == 0 {
-                break;
-            }
-            if self.columns[i].fit == Fit::Shrink {
-                let floor = widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header)));
-                widths[i] = widths[i].saturating_sub(excess).max(floor);
-            }
+        // The widest free text gives way first, a column at a time, so
+        // that two of them (history's operator and reason) share the room.
+        let floors: Vec<usize> = (0..widths.len())
+            .map(|i| widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header))))
+            .collect();
+        while total(&shown, &widths) > width {
+            let widest = shown
+                .iter()
+                .copied()
+                .filter(|&i| self.columns[i].fit == Fit::Shrink && widths[i] > floors[i])
+                .max_by_key(|&i| (widths[i], i));
+            let Some(i) = widest else { break };
+            widths[i] -= 1;
         }
         (total(&shown, &widths) <= width).then_some(Layout { shown, widths })
     }
