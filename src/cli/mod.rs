@@ -114,6 +114,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, help_heading = OUTPUT)]
     pub no_headers: bool,
 
+    /// Never page: on a terminal, output taller than the screen goes
+    /// through PAGER (default `less -FRX`) unless this is given.
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub no_pager: bool,
+
     /// The connection service to use: a section of ~/.pg_service.conf
     /// (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service=
     /// would name it; overrides PGSERVICE. Not together with a URL.

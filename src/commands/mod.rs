@@ -36,6 +36,9 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: GlobalArgs) -> Context {
+        if global.no_pager {
+            ui::pager::disable();
+        }
         Context {
             output: Output::detect(global.output, global.color, !global.no_headers),
             global,
@@ -146,7 +149,7 @@ pub fn explain_unconfigured(err: anyhow::Error) -> anyhow::Error {
 fn settings_with(options: &ConnectOptions, label: &str) -> Result<Settings> {
     let settings = Settings::from_options(options)?;
     for warning in settings.warnings() {
-        ui::note(&format!("warning: {label}{warning}"));
+        ui::output::warn(&format!("warning: {label}{warning}"));
     }
     Ok(settings)
 }

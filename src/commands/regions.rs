@@ -148,20 +148,24 @@ pub fn finish(
 ) -> exit::ExitCode {
     let failed: Vec<&RegionStatus> = statuses.iter().filter(|s| !s.ok).collect();
     for status in &failed {
-        ctx.output.note(&format!(
+        let line = format!(
             "region {} could not be read: {}",
             status.region,
             status.error.as_deref().unwrap_or("unknown")
-        ));
+        );
+        ctx.output
+            .note(&crate::ui::text::wrapped(&line, ctx.output.width, "", "  "));
     }
     if failed.is_empty() {
         otherwise
     } else {
-        ctx.output.note(&format!(
+        let line = format!(
             "{} of {} regions could not be read: the view above is incomplete (exit 1)",
             failed.len(),
             statuses.len()
-        ));
+        );
+        ctx.output
+            .note(&crate::ui::text::wrapped(&line, ctx.output.width, "", "  "));
         exit::ExitCode::Unexpected
     }
 }

@@ -36,6 +36,9 @@ pub fn watch<T: Serialize>(
     }
     let every = crate::duration::human(interval.as_secs() as i64);
     let terminal = ctx.output.interactive && !ctx.output.json();
+    // On a terminal Ctrl-C ends the watch here, between reads, so that it
+    // leaves the alternate screen with the last view printed.
+    let _ctrl_c = terminal.then(crate::interrupt::deferred);
     let mut screen = Screen::default();
     let mut client: Option<Session> = None;
     let (mut last_text, mut last_read) = (String::new(), None);
@@ -75,12 +78,33 @@ pub fn watch<T: Serialize>(
             }
         }
         if count.is_some_and(|n| refresh >= n) {
+            screen.leave()?;
             // The last refresh decides how a counted watch ends.
             return match failed {
                 Some(err) => Err(err),
                 None => Ok(ExitCode::Done),
             };
         }
-        std::thread::sleep(interval);
+        if !sleep_unless_interrupted(interval) {
+            screen.leave()?;
+            return Err(exit::interrupted(
+                "interrupted: the watch ended; nothing was written",
+            ));
+        }
     }
+}
+
+/// Sleeps `interval`, a tenth of a second at a time; `false` as soon as
+/// Ctrl-C was pressed (also during the read before).
+fn sleep_unless_interrupted(interval: Duration) -> bool {
+    let step = Duration::from_millis(100);
+    let mut slept = Duration::ZERO;
+    while slept < interval {
+        if crate::interrupt::interrupted() {
+            return false;
+        }
+        std::thread::sleep(step.min(interval - slept));
+        slept += step;
+    }
+    !crate::interrupt::interrupted()
 }

@@ -174,7 +174,7 @@ fn show_scenarios(
         col("deployment"),
         col("scenario").drop(1),
         col("what is wrong").shrink(),
-        col("try"),
+        col("try").command(),
     ]);
     for s in scenarios {
         table.row(vec![

@@ -123,7 +123,7 @@ fn report(last_error: &mut Option<String>, err: &postgres::Error) {
         .map(|db| db.message().to_string())
         .unwrap_or_else(|| err.to_string());
     if last_error.as_deref() != Some(text.as_str()) {
-        output::note(&format!(
+        output::output::warn(&format!(
             "simulated control plane: a round failed ({text}); retrying every second"
         ));
     }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::output::{Output, Paint};
 use super::report::{Line, Report};
@@ -119,16 +119,18 @@ pub fn plan_text(
     lines.join("\n")
 }
 
-/// A bar on a terminal, nothing otherwise.
+/// A bar on a terminal, nothing otherwise; fitted to the screen with
+/// room for `12/41 · ` and a whole deployment id after it.
 pub fn progress(terminal: bool, len: usize) -> Option<ProgressBar> {
     terminal.then(|| {
         let bar = ProgressBar::new(len as u64);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed}] {bar:30} {pos}/{len} · ETA {eta} · {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        let counts = 2 * len.to_string().len() + 1;
+        bar.set_style(super::bar::style(
+            super::output::screen_width(),
+            "{pos}/{len} · ETA {eta} · {msg}",
+            counts + 3 + 36 + 10,
+            30,
+        ));
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     })

@@ -5,11 +5,11 @@
 use serde::Serialize;
 
 use super::OutputFormat;
-use super::diagnose_sections as sections;
+use super::diagnose_sections::{self as sections, Body};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
-use super::text::{fit_command, wrap};
+use super::text::{command_lines, width_of, wrap};
 use crate::decide::{Policy, Severity, Verdict};
 use crate::model::diagnose::DiagnoseReport;
 use crate::model::{BreakGlassPath, DeploymentSnapshot};
@@ -43,6 +43,16 @@ impl Report for Diagnosis<'_> {
         region.into_iter().chain([Line::Out(table)]).collect()
     }
 
+    /// The verdict and the next command once more, at the end of a
+    /// report taller than the screen that no pager shows from its top.
+    fn recap(&self, out: &Output) -> Vec<Line> {
+        let verdict = self.document.verdict;
+        let mut lines = vec![String::new()];
+        lines.extend(headline_lines(out, verdict));
+        lines.extend(next_lines(out, verdict));
+        vec![Line::Out(lines.join("\n"))]
+    }
+
     fn markdown(&self, _out: &Output) -> Vec<Line> {
         let d = &self.document;
         vec![Line::Out(super::markdown::diagnose(
@@ -57,15 +67,8 @@ impl Report for Diagnosis<'_> {
 /// an operator reads say what is wrong and what to do; the command to run
 /// stands alone on its line, whole.
 pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) -> Vec<String> {
-    let paint = match verdict.path {
-        BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
-        BreakGlassPath::None => Paint::Good,
-    };
     let width = out.width;
-    let mut lines: Vec<String> = wrap(&visible(&verdict.headline), width, "VERDICT ", "  ")
-        .iter()
-        .map(|l| out.paint(l, paint))
-        .collect();
+    let mut lines = headline_lines(out, verdict);
     // For "nothing to do" the headline already says why.
     if !verdict.headline.contains(&verdict.reason) {
         lines.extend(wrap(
@@ -75,16 +78,7 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
             "        ",
         ));
     }
-    if let Some(next) = &verdict.next_command {
-        lines.push("  next:".to_string());
-        lines.push(format!(
-            "    {}",
-            out.paint(
-                &fit_command(&next.to_string(), out.command_room(4)),
-                Paint::Bold
-            )
-        ));
-    }
+    lines.extend(next_lines(out, verdict));
     let about = format!(
         "deployment {} · {} · org {} · read at {}",
         s.deployment.id,
@@ -111,6 +105,47 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
     lines
 }
 
+/// `VERDICT …`, painted by its path.
+fn headline_lines(out: &Output, verdict: &Verdict) -> Vec<String> {
+    let paint = match verdict.path {
+        BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
+        BreakGlassPath::None => Paint::Good,
+    };
+    wrap(&visible(&verdict.headline), out.width, "VERDICT ", "  ")
+        .iter()
+        .map(|l| out.paint(l, paint))
+        .collect()
+}
+
+/// `next:` and the command, whole (continued with `\` on a screen too
+/// narrow for it).
+fn next_lines(out: &Output, verdict: &Verdict) -> Vec<String> {
+    let Some(next) = &verdict.next_command else {
+        return Vec::new();
+    };
+    let mut lines = vec!["  next:".to_string()];
+    for line in command_lines(&next.to_string(), out.command_room(4)) {
+        lines.push(format!("    {}", out.paint(&line, Paint::Bold)));
+    }
+    lines
+}
+
+/// The sections with nothing in them, in one line or a few
+/// (`no reservations · no routes · no network attachments`).
+fn empty_lines(empty: &[&str], width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in empty {
+        match lines.last_mut() {
+            Some(line) if width_of(line) + 3 + width_of(item) <= width => {
+                line.push_str(" · ");
+                line.push_str(item);
+            }
+            _ => lines.push((*item).to_string()),
+        }
+    }
+    lines
+}
+
 /// The whole table rendering of a diagnosis.
 pub fn diagnose_table(
     out: &Output,
@@ -121,6 +156,8 @@ pub fn diagnose_table(
 ) -> String {
     let mut text = verdict_lines(out, s, verdict).join("\n");
     text.push('\n');
+    let mut tables = String::new();
+    let mut empty = Vec::new();
     let view = sections::View { out, s, policy };
     let all = [
         ("Deployment", sections::deployment(&view, verdict.path)),
@@ -136,14 +173,30 @@ pub fn diagnose_table(
         ("Nodes involved", sections::nodes(&view)),
     ];
     for (title, body) in all {
-        // A section with nothing to say is left out (attachments only).
-        let Some(body) = body else { continue };
+        let body = match body {
+            Body::Table(body) => body,
+            Body::Empty(what) => {
+                empty.push(what);
+                continue;
+            }
+        };
+        tables.push('\n');
+        tables.push_str(&out.paint(title, Paint::Bold));
+        tables.push('\n');
+        tables.push_str(&body);
+        tables.push('\n');
+    }
+    // What is not there is part of the answer: right below the verdict.
+    if !empty.is_empty() {
         text.push('\n');
-        text.push_str(&out.paint(title, Paint::Bold));
-        text.push('\n');
-        text.push_str(&body);
+        let lines: Vec<String> = empty_lines(&empty, out.width)
+            .iter()
+            .map(|line| out.paint(line, Paint::Dim))
+            .collect();
+        text.push_str(&lines.join("\n"));
         text.push('\n');
     }
+    text.push_str(&tables);
     text.push_str(&format!("\nfingerprint {fingerprint}"));
     text
 }

@@ -1,5 +1,7 @@
 //! One table per section of the runbook's Diagnosis, for `diagnose`'s
-//! table output. Each returns the section's body (`None`: leave it out).
+//! table output. Each returns the section's [`Body`]: its table, or the
+//! words for nothing there (`no routes`), which `diagnose` collapses into
+//! one line.
 //! Times are shown as age and absolute time; free text (errors, payloads)
 //! is what gives way on a narrow screen.
 
@@ -7,10 +9,17 @@ use chrono::{DateTime, Utc};
 
 use super::output::{Output, Paint};
 use super::table::{Cell, Table, col};
-use super::text::when;
+use super::text::{when, wrapped};
 use crate::decide::Policy;
 use crate::duration::ago;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NodeStatus, ResultOutcome, short_id};
+
+/// What a section shows.
+pub enum Body {
+    Table(String),
+    /// Nothing there, in a few words (`no routes`).
+    Empty(&'static str),
+}
 
 /// The rows a section shows at most.
 pub const SECTION_ROWS: usize = 25;
@@ -47,19 +56,20 @@ impl View<'_> {
             return table.render(self.out);
         };
         let text = first.render(self.out);
-        format!(
-            "{text}\n(… {hidden} more row{}; --output json lists them all)",
+        let note = format!(
+            "(… {hidden} more row{}; --output json lists them all)",
             if hidden == 1 { "" } else { "s" }
-        )
+        );
+        format!("{text}\n{}", wrapped(&note, self.out.width, "", " "))
     }
 }
 
-fn empty_or(v: &View, table: &Table, empty: &str) -> Option<String> {
-    Some(if table.is_empty() {
-        format!("({empty})")
+fn empty_or(v: &View, table: &Table, empty: &'static str) -> Body {
+    if table.is_empty() {
+        Body::Empty(empty)
     } else {
-        v.render(table)
-    })
+        Body::Table(v.render(table))
+    }
 }
 
 /// A payload in one line (the table cuts it to the screen; JSON has it
@@ -83,7 +93,7 @@ fn compact(value: &serde_json::Value) -> String {
     }
 }
 
-pub fn deployment(v: &View, path: BreakGlassPath) -> Option<String> {
+pub fn deployment(v: &View, path: BreakGlassPath) -> Body {
     let d = &v.s.deployment;
     let mut t = Table::new(&[col("status"), col("created"), col("updated"), col("events")]);
     t.row(vec![
@@ -92,10 +102,10 @@ pub fn deployment(v: &View, path: BreakGlassPath) -> Option<String> {
         Cell::new(v.when(Some(d.updated_at))),
         Cell::new(v.s.events_total),
     ]);
-    Some(v.render(&t))
+    Body::Table(v.render(&t))
 }
 
-pub fn events(v: &View) -> Option<String> {
+pub fn events(v: &View) -> Body {
     let s = v.s;
     let hidden = s.events_total - s.events.len() as i64;
     let mut t = Table::new(&[
@@ -117,16 +127,18 @@ pub fn events(v: &View) -> Option<String> {
     }
     let mut body = String::new();
     if hidden > 0 {
-        body.push_str(&format!(
-            "({hidden} earlier event{} hidden; --events N shows more, --output json all)\n",
+        let note = format!(
+            "({hidden} earlier event{} hidden; --events N shows more, --output json all)",
             if hidden == 1 { "" } else { "s" }
-        ));
+        );
+        body.push_str(&wrapped(&note, v.out.width, "", " "));
+        body.push('\n');
     }
     body.push_str(&v.render(&t));
-    Some(body)
+    Body::Table(body)
 }
 
-pub fn jobs(v: &View) -> Option<String> {
+pub fn jobs(v: &View) -> Body {
     let (s, now) = (v.s, v.now());
     let mut t = Table::new(&[
         col("job"),
@@ -156,7 +168,7 @@ pub fn jobs(v: &View) -> Option<String> {
     empty_or(v, &t, "no jobs")
 }
 
-pub fn results(v: &View) -> Option<String> {
+pub fn results(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[
         col("reported"),
@@ -179,7 +191,7 @@ pub fn results(v: &View) -> Option<String> {
     empty_or(v, &t, "no agent results")
 }
 
-pub fn sources(v: &View) -> Option<String> {
+pub fn sources(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("source snapshot"), col("verified")]);
     for x in &s.source_snapshots {
@@ -191,7 +203,7 @@ pub fn sources(v: &View) -> Option<String> {
     empty_or(v, &t, "no source snapshot")
 }
 
-pub fn artifacts(v: &View) -> Option<String> {
+pub fn artifacts(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("artifact"), col("image").shrink()]);
     for a in &s.release_artifacts {
@@ -200,7 +212,7 @@ pub fn artifacts(v: &View) -> Option<String> {
     empty_or(v, &t, "no release artifact")
 }
 
-pub fn instances(v: &View) -> Option<String> {
+pub fn instances(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[
         col("instance"),
@@ -225,7 +237,7 @@ pub fn instances(v: &View) -> Option<String> {
     empty_or(v, &t, "no instances")
 }
 
-pub fn reservations(v: &View) -> Option<String> {
+pub fn reservations(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[
         col("node"),
@@ -246,7 +258,7 @@ pub fn reservations(v: &View) -> Option<String> {
     empty_or(v, &t, "no reservations")
 }
 
-pub fn routes(v: &View) -> Option<String> {
+pub fn routes(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("hostname"), col("generation"), col("status")]);
     for r in &s.routes {
@@ -259,11 +271,11 @@ pub fn routes(v: &View) -> Option<String> {
     empty_or(v, &t, "no routes")
 }
 
-/// Only when there are any: an attachment is what keeps reservations.
-pub fn network_attachments(v: &View) -> Option<String> {
+/// An attachment is what keeps reservations.
+pub fn network_attachments(v: &View) -> Body {
     let s = v.s;
     if s.network_attachments.is_empty() {
-        return None;
+        return Body::Empty("no network attachments");
     }
     let mut t = Table::new(&[
         col("attachment"),
@@ -279,10 +291,10 @@ pub fn network_attachments(v: &View) -> Option<String> {
             Cell::new(v.when(Some(a.created_at))),
         ]);
     }
-    Some(v.render(&t))
+    Body::Table(v.render(&t))
 }
 
-pub fn nodes(v: &View) -> Option<String> {
+pub fn nodes(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[
         col("node"),

@@ -30,11 +30,14 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
     let regions = history.actions.iter().any(|a| a.region.is_some());
     let mut columns = vec![col("region")];
     columns.extend([
-        col("when"),
-        col("ago").drop(2),
+        // On a narrow screen the age stays, shorter than the stamp: the
+        // room goes to who and why.
+        col("when").drop(2),
+        col("ago").drop(1),
         col("deployment"),
         col("action"),
-        col("by").shrink().drop(1),
+        // Who and why are what the review is for: cut, never dropped.
+        col("by").shrink(),
         col("approval").shrink(),
         col("now").drop(3),
         col("reason").shrink(),

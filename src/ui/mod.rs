@@ -5,6 +5,7 @@
 //! it; tables and prose fit the screen ([`table`], [`text`]).
 
 pub mod approval;
+pub mod bar;
 pub mod batch;
 pub mod diagnose;
 mod diagnose_sections;
@@ -17,6 +18,7 @@ mod layout;
 pub mod markdown;
 pub mod openmetrics;
 pub mod output;
+pub mod pager;
 pub mod plan;
 pub mod prompt;
 pub mod report;

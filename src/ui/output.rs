@@ -284,13 +284,19 @@ pub fn warn_row_security(tables: &[String], what: &str) {
     if tables.is_empty() {
         return;
     }
-    note(&format!(
+    warn(&format!(
         "warning: row-level security applies to this role on {}: rows may be hidden from {what}, \
          and fail-safely refuses to decide here. Next step: read as a role that row-level \
          security does not filter (the table owner, or a BYPASSRLS role); `pushleft-controller \
          doctor` lists the policies",
         tables.join(", ")
     ));
+}
+
+/// A `warning: …` paragraph on stderr, wrapped to the screen at its
+/// blanks (an id or a `quoted command` stays whole).
+pub fn warn(text: &str) {
+    note(&super::text::wrapped(text, screen_width(), "", "  "));
 }
 
 /// A line for the human on stderr. Errors writing to stderr are ignored:

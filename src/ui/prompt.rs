@@ -33,15 +33,42 @@ pub fn confirm_deployment(id: Uuid, stuck: bool, target: &WriteTarget) -> Result
     }
 }
 
+/// The room an answer needs after the prompt: a full id, typed whole.
+const ANSWER: usize = 38;
+
+/// The question in lines for a screen of `width`: all but the last are
+/// printed before, the last is the prompt itself, short enough for the
+/// answer to follow it on the same line. A prompt that wraps is redrawn
+/// by the line editor on every key, one screen line too high.
+pub fn prompt_lines(question: &str, width: usize) -> Vec<String> {
+    // One column to spare: the editor's cursor after a full line wraps.
+    let width = width.saturating_sub(1).max(20);
+    let mut lines = super::text::wrap(question, width, "", "");
+    let fits = lines
+        .last()
+        .is_some_and(|last| super::text::width_of(last) + 2 + ANSWER <= width);
+    if !fits {
+        lines.push("answer".to_string());
+    }
+    lines
+}
+
 /// Asks one question and returns the answer, trimmed; Ctrl-C at the
-/// prompt is "interrupted, nothing was written".
+/// prompt is "interrupted, nothing was written", on a line of its own.
 pub fn ask(prompt: &str) -> Result<String> {
+    let mut lines = prompt_lines(prompt, super::output::screen_width());
+    let last = lines.pop().unwrap_or_default();
+    for line in lines {
+        super::output::note(&line);
+    }
     let typed: String = dialoguer::Input::new()
-        .with_prompt(prompt)
+        .with_prompt(last)
         .allow_empty(true)
         .interact_text()
         .map_err(|err| match err {
             dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
+                // Off the prompt's line: the error is not read as an answer.
+                super::output::note("");
                 exit::interrupted("interrupted at the confirmation: nothing was written")
             }
             other => anyhow::Error::new(other).context("reading the confirmation"),
@@ -64,3 +91,6 @@ pub fn confirm_count(n: usize, target: &WriteTarget) -> Result<()> {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,7 @@ use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::table::{Cell, Table, col};
-use super::text::{fit_command, stamp, wrap, wrapped};
+use super::text::{command_lines, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
 use crate::model::next::{NextCommand, Subcommand};
@@ -167,13 +167,9 @@ fn group_lines(groups: &[StuckGroup], out: &Output, lines: &mut Vec<String>) {
             &format!("  {} ", g.key),
             "    ",
         ));
-        lines.push(format!(
-            "    {}",
-            out.paint(
-                &fit_command(&g.next_command.to_string(), out.command_room(4)),
-                Paint::Bold
-            )
-        ));
+        for line in command_lines(&g.next_command.to_string(), out.command_room(4)) {
+            lines.push(format!("    {}", out.paint(&line, Paint::Bold)));
+        }
     }
 }
 
@@ -277,13 +273,9 @@ fn next_lines(
     match command {
         Some(command) => {
             lines.extend(wrap("next:", out.width, &head, "    "));
-            lines.push(format!(
-                "    {}",
-                out.paint(
-                    &fit_command(&command.to_string(), out.command_room(4)),
-                    Paint::Bold
-                )
-            ));
+            for line in command_lines(&command.to_string(), out.command_room(4)) {
+                lines.push(format!("    {}", out.paint(&line, Paint::Bold)));
+            }
         }
         None => lines.extend(wrap(&visible(step), out.width, &head, "    ")),
     }
@@ -305,11 +297,13 @@ fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
     let mut columns = vec![col("region")];
     columns.extend([
         col("deployment"),
-        col("org").drop(2),
-        col("status"),
+        col("org").drop(3),
+        // The path says what to do; the status goes last, before a row
+        // becomes a block.
+        col("status").drop(1),
         col("stuck for"),
-        col("quiet since").drop(3),
-        col("last event").drop(1),
+        col("quiet since").drop(4),
+        col("last event").drop(2),
         col("nodes").shrink(),
         col("path"),
     ]);
@@ -350,12 +344,14 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
     columns.extend([
         col("job"),
         col("deployment"),
-        col("org").drop(3),
-        col("status"),
-        col("kind").drop(1),
-        col("node").shrink(),
+        col("org").drop(4),
+        col("status").drop(1),
+        col("kind").drop(2),
+        // The node and its heartbeat's age, whole: an age is never cut
+        // mid-value (`build-03 (s…`).
+        col("node"),
         col("expired"),
-        col("expired at").drop(2),
+        col("expired at").drop(3),
         col("path"),
     ]);
     let mut table = Table::new(if regions { &columns } else { &columns[1..] });

@@ -14,15 +14,19 @@
 pub use super::layout::Cell;
 use super::layout::{GAP, Layout};
 use super::output::{Output, Paint};
-use super::text::{width_of, wrapped};
+use super::text::{command_lines, width_of, wrapped};
 
 /// How a column may give way when the screen is narrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
-    /// Never cut (ids, times, states, numbers, commands).
+    /// Never cut (ids, times, states, numbers).
     Whole,
     /// May be cut with `…` (free text).
     Shrink,
+    /// A command to copy: never cut; where a row becomes a block and the
+    /// command is wider than its room, continued between its arguments
+    /// (`text::command_lines`).
+    Command,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -48,6 +52,14 @@ impl Column {
     pub fn shrink(self) -> Column {
         Column {
             fit: Fit::Shrink,
+            ..self
+        }
+    }
+
+    /// A command to copy.
+    pub fn command(self) -> Column {
+        Column {
+            fit: Fit::Command,
             ..self
         }
     }
@@ -129,7 +141,7 @@ impl Table {
             .zip(&self.columns)
             .map(|(&w, c)| match c.fit {
                 Fit::Shrink => w.min(COMFORT),
-                Fit::Whole => w,
+                Fit::Whole | Fit::Command => w,
             })
             .collect();
         while total(&shown, &comfortable) > width {
@@ -146,15 +158,19 @@ impl Table {
                 None => break,
             }
         }
-        for &i in shown.iter().rev() {
-            let excess = total(&shown, &widths).saturating_sub(width);
-            if excess == 0 {
-                break;
-            }
-            if self.columns[i].fit == Fit::Shrink {
-                let floor = widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header)));
-                widths[i] = widths[i].saturating_sub(excess).max(floor);
-            }
+        // The widest free text gives way first, a column at a time, so
+        // that two of them (history's operator and reason) share the room.
+        let floors: Vec<usize> = (0..widths.len())
+            .map(|i| widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header))))
+            .collect();
+        while total(&shown, &widths) > width {
+            let widest = shown
+                .iter()
+                .copied()
+                .filter(|&i| self.columns[i].fit == Fit::Shrink && widths[i] > floors[i])
+                .max_by_key(|&i| (widths[i], i));
+            let Some(i) = widest else { break };
+            widths[i] -= 1;
         }
         (total(&shown, &widths) <= width).then_some(Layout { shown, widths })
     }
@@ -218,20 +234,43 @@ impl Table {
         for row in &self.rows {
             let mut block = Vec::new();
             for (column, cell) in self.columns.iter().zip(row) {
-                let text = match column.fit {
-                    Fit::Shrink => console::truncate_str(&cell.text, room, "…").into_owned(),
-                    Fit::Whole => cell.text.to_string(),
-                };
-                let value = match cell.paint {
-                    Some(p) => out.paint(&text, p),
-                    None => text,
-                };
                 let header = format!("{:label$}", column.header);
-                block.push(format!("{}  {value}", out.paint(&header, Paint::Dim)));
+                let mut first = Some(out.paint(&header, Paint::Dim));
+                for text in record_lines(column.fit, &cell.text, room) {
+                    let value = match cell.paint {
+                        Some(p) => out.paint(&text, p),
+                        None => text,
+                    };
+                    let lead = first.take().unwrap_or_else(|| " ".repeat(label));
+                    block.push(format!("{lead}  {value}"));
+                }
             }
             blocks.push(block.join("\n"));
         }
         blocks.join("\n\n")
+    }
+}
+
+/// A value of a record in lines of `room` columns: free text cut, a
+/// command continued between its arguments, anything else wrapped at its
+/// blanks (never inside a word: an id, a time).
+fn record_lines(fit: Fit, text: &str, room: usize) -> Vec<String> {
+    match fit {
+        Fit::Shrink => vec![console::truncate_str(text, room, "…").into_owned()],
+        Fit::Command => command_lines(text, room),
+        Fit::Whole => {
+            let mut lines: Vec<String> = Vec::new();
+            for word in text.split(' ') {
+                match lines.last_mut() {
+                    Some(line) if width_of(line) + 1 + width_of(word) <= room => {
+                        line.push(' ');
+                        line.push_str(word);
+                    }
+                    _ => lines.push(word.to_string()),
+                }
+            }
+            lines
+        }
     }
 }
 

@@ -55,6 +55,73 @@ pub fn fit_command(command: &str, width: usize) -> String {
     out
 }
 
+/// A command's pieces, split at blanks outside quotes, an option with
+/// its value (`--reason "INC-1 a b"` is one piece).
+fn arguments(command: &str) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut arg = String::new();
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, ' ') => {
+                if !arg.is_empty() {
+                    args.push(std::mem::take(&mut arg));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        arg.push(c);
+    }
+    if !arg.is_empty() {
+        args.push(arg);
+    }
+    // An option stays with its value: `--reason "…"` is one piece.
+    let mut pieces: Vec<String> = Vec::with_capacity(args.len());
+    for arg in args {
+        match pieces.last_mut() {
+            Some(last)
+                if last.starts_with("--")
+                    && !last.contains([' ', '='])
+                    && !arg.starts_with('-') =>
+            {
+                last.push(' ');
+                last.push_str(&arg);
+            }
+            _ => pieces.push(arg),
+        }
+    }
+    pieces
+}
+
+/// A command to copy, in lines of at most `width` columns: one line when
+/// it fits (with its UUIDs shortened if that makes it fit, as
+/// [`fit_command`] does); otherwise broken between arguments, never inside
+/// one, each line but the last ending in ` \` and the next indented, so
+/// that it pastes into a shell as the one command it is.
+pub fn command_lines(command: &str, width: usize) -> Vec<String> {
+    let command = fit_command(command, width);
+    if width_of(&command) <= width {
+        return vec![command];
+    }
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for arg in arguments(&command) {
+        if !line.is_empty() && width_of(&line) + 1 + width_of(&arg) + 2 > width {
+            line.push_str(" \\");
+            lines.push(std::mem::replace(&mut line, "  ".to_string()));
+        }
+        if !line.trim().is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&arg);
+    }
+    lines.push(line);
+    lines
+}
+
 /// Splits prose into words; a `backquoted span` is one word.
 fn words(text: &str) -> Vec<String> {
     let mut words = Vec::new();

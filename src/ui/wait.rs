@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::output::{self, Output};
 use super::report::{Line, Report};
@@ -94,6 +94,9 @@ pub fn summary(p: &Progress) -> String {
     )
 }
 
+/// The room for the status after the bar: `teardown_queued`, the longest.
+const STATUS: usize = 15;
+
 /// What `wait` shows while it polls.
 pub struct Watch {
     /// On a terminal (stderr): a bar; otherwise a line per change.
@@ -108,12 +111,13 @@ impl Watch {
     pub fn start(terminal: bool, width: usize) -> Watch {
         let bar = terminal.then(|| {
             let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed}] {bar:20} {pos}/{len} instances removed · {msg}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            // Room for `1/1 instances removed · ` and a status.
+            bar.set_style(super::bar::style(
+                width,
+                "{pos}/{len} instances removed · {msg}",
+                5 + 21 + STATUS,
+                20,
+            ));
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
         });
@@ -159,10 +163,10 @@ impl Watch {
             Some(bar) => {
                 bar.set_length(p.instances_total as u64);
                 bar.set_position(p.instances_removed as u64);
-                // The bar's fixed part takes about 60 columns.
-                let room = self.width.saturating_sub(62).max(8);
+                // A status is whole; one the tool does not know (free
+                // text) is cut to the room the bar left for it.
                 bar.set_message(
-                    console::truncate_str(&p.status.to_string(), room, "…").into_owned(),
+                    console::truncate_str(&p.status.to_string(), STATUS, "…").into_owned(),
                 );
             }
             None if line != self.last_line => self.println(line.clone()),
@@ -267,10 +271,13 @@ pub struct BatchBar {
 pub fn batch_bar(terminal: bool, len: usize) -> BatchBar {
     let bar = terminal.then(|| {
         let bar = ProgressBar::new(len as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed}] {bar:20} {pos}/{len} done")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        let counts = 2 * len.to_string().len() + 1;
+        bar.set_style(super::bar::style(
+            output::screen_width(),
+            "{pos}/{len} done",
+            counts + 5,
+            20,
+        ));
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });

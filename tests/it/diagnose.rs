@@ -360,6 +360,8 @@ fn colour_only_on_a_terminal_and_never_with_no_color() {
         cmd.env("DATABASE_URL", &db.conninfo)
             .stdin(std::process::Stdio::inherit())
             .env("TERM", "xterm")
+            // The whole byte stream, not a pager's first page.
+            .env("PAGER", "cat")
             .args(["diagnose", "d0000003"]);
         if no_color {
             cmd.env("NO_COLOR", "1");

@@ -39,6 +39,7 @@ mod screen;
 mod screen_safety;
 mod simulate;
 mod stuck;
+mod terminal;
 mod two_person;
 mod unknown;
 mod wait;

@@ -40,8 +40,11 @@ fn on_terminal(db: &TestDb, (cols, rows): (u16, u16), args: &[&str]) -> (String,
     ] {
         cmd.env_remove(var);
     }
+    // The byte stream is judged here, whole: no pager holds it (the
+    // screen as tmux shows it, pager included, is tests/it/terminal.rs's).
     cmd.env("DATABASE_URL", &db.conninfo)
         .env("TERM", "xterm")
+        .env("PAGER", "cat")
         .stdin(Stdio::inherit());
     let mut session = rexpect::session::spawn_command(cmd, Some(60_000)).expect("a pty");
     // rexpect hands each byte over as one char: make it UTF-8 again.
@@ -82,7 +85,7 @@ fn uuids_in(text: &str) -> BTreeSet<String> {
 }
 
 /// Runs of characters an id is made of.
-fn id_tokens(line: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn id_tokens(line: &str) -> impl Iterator<Item = &str> {
     line.split(|c: char| !(c.is_ascii_hexdigit() || c == '-'))
         .map(|t| t.trim_matches('-'))
         .filter(|t| t.len() >= 4)
@@ -90,7 +93,7 @@ fn id_tokens(line: &str) -> impl Iterator<Item = &str> {
 
 /// Whether `token` looks like a piece of a UUID cut somewhere: hex groups
 /// joined by dashes in the UUID pattern, but not a whole one.
-fn is_partial_uuid(token: &str) -> bool {
+pub(crate) fn is_partial_uuid(token: &str) -> bool {
     let groups: Vec<&str> = token.split('-').collect();
     let lens = [8, 4, 4, 4, 12];
     groups.len() > 1
@@ -108,7 +111,7 @@ fn is_partial_uuid(token: &str) -> bool {
 
 /// What the screen must hold to: see the module comment.
 #[track_caller]
-fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) {
+pub(crate) fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) {
     let shown = lines(screen);
     let all = shown.join("\n");
     for line in &shown {
@@ -143,7 +146,10 @@ fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) 
             let whole = ["fail-safely ", "diagnose ", "wait "]
                 .iter()
                 .any(|sub| command.starts_with(sub))
-                && id_tokens(command).any(|t| t.len() == 8 || t.len() == 36);
+                && id_tokens(command).any(|t| t.len() == 8 || t.len() == 36)
+                // `stuck --group-by`'s command that lists a group.
+                || (command == "stuck" || command.starts_with("stuck --"))
+                    && !command.ends_with('\\');
             assert!(
                 whole,
                 "{label}: a command that is not whole:\n{line}\n\n{all}"
@@ -163,7 +169,7 @@ fn assert_fits(label: &str, screen: &str, width: usize, ids: &BTreeSet<String>) 
 }
 
 /// The ids any of these commands can show.
-fn known_ids(db: &TestDb) -> BTreeSet<String> {
+pub(crate) fn known_ids(db: &TestDb) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     for n in 1..=9 {
         ids.extend(uuids_in(

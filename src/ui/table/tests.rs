@@ -142,3 +142,24 @@ fn colour_goes_around_the_text_after_comfy_table_pads() {
     );
     assert_eq!(t.render(&o), want);
 }
+
+#[test]
+fn in_a_block_a_long_value_wraps_at_blanks_and_a_command_is_continued() {
+    let mut t = Table::new(&[col("id"), col("when"), col("try").command()]);
+    t.row(vec![
+        Cell::new("d0000006"),
+        Cell::new("3h ago · 2026-11-29 17:44Z"),
+        Cell::new("pushleft-controller fail-safely d0000006 --reason \"INC-1 test\" --dry-run"),
+    ]);
+    let blocks = t.render(&out(40));
+    assert!(blocks.lines().all(|l| width_of(l) <= 40), "{blocks}");
+    assert!(
+        blocks.contains("try   pushleft-controller fail-safely \\\n"),
+        "{blocks}"
+    );
+    assert!(
+        blocks.contains("        d0000006 --reason \"INC-1 test\" \\\n"),
+        "{blocks}"
+    );
+    assert!(blocks.ends_with("        --dry-run"), "{blocks}");
+}

@@ -40,3 +40,27 @@ fn times_are_absolute_next_to_their_age() {
         .to_utc();
     assert_eq!(when(at, now), "44m ago · 2026-11-29 03:12Z");
 }
+
+#[test]
+fn a_command_too_wide_is_continued_between_arguments_never_inside_one() {
+    let command = "pushleft-controller fail-safely d0000003-0000-4000-8000-000000000003 --reason \"<ticket and reason>\"";
+    assert_eq!(
+        command_lines(command, 120),
+        vec![command.to_string()],
+        "whole when it fits"
+    );
+    assert_eq!(
+        command_lines(command, 75),
+        vec!["pushleft-controller fail-safely d0000003 --reason \"<ticket and reason>\""],
+        "the short id first"
+    );
+    let lines = command_lines(command, 56);
+    assert_eq!(
+        lines,
+        vec![
+            "pushleft-controller fail-safely d0000003 \\",
+            "  --reason \"<ticket and reason>\"",
+        ]
+    );
+    assert!(lines.iter().all(|l| width_of(l) <= 56));
+}
