@@ -140,6 +140,34 @@ pub fn begin_unchecked<'a>(
 /// cannot be made to fire; any other error as it is. `fresh`: the
 /// session's first transaction, whose connection was opened a moment ago.
 fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
+    match refusal_for_first_answer(&err, fresh) {
+        Some(refusal) => refusal,
+        None => anyhow::Error::new(err).context("opening a transaction (sql/session/begin.sql)"),
+    }
+}
+
+/// The refusal for statement pooling when the first read of a session
+/// failed because the connection closed: that read is the session's
+/// proof ([`super::Session::read`]), sent where [`begin`] sends its empty
+/// message. Any other failure is the read's own (None).
+pub fn refusal_for_first_read(err: &anyhow::Error) -> Option<anyhow::Error> {
+    let pg = err
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<postgres::Error>())?;
+    let closed = pg.is_closed()
+        || std::error::Error::source(pg).is_some_and(|source| source.is::<std::io::Error>());
+    let said = pg
+        .as_db_error()
+        .is_some_and(|db| db.message().contains("statement pooling"));
+    if !(closed || said) {
+        return None;
+    }
+    refusal_for_first_answer(pg, true)
+}
+
+/// [`refusal_for_begin`]'s refusals (statement pooling, triggers that
+/// cannot be made to fire); None for any other error.
+fn refusal_for_first_answer(err: &postgres::Error, fresh: bool) -> Option<anyhow::Error> {
     let message = err
         .as_db_error()
         .map(|db| db.message().to_string())
@@ -158,26 +186,26 @@ fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
              dropped the connection at that moment"
                 .to_string()
         };
-        return exit::refused(format!(
+        return Some(exit::refused(format!(
             "the connection goes through a pooler in statement pooling mode ({seen}): every \
              command of pushleft-controller runs a transaction of several statements (one \
              snapshot for a read; lock, decide, write and check for fail-safely), which \
              statement pooling cannot carry. Nothing was written. Connect directly, or through \
              a pool in session or transaction mode (pgbouncer pool_mode = session or \
              transaction); `pushleft-controller doctor` shows what is in between"
-        ));
+        )));
     }
     if message.contains("session_replication_role") {
-        return exit::refused(format!(
+        return Some(exit::refused(format!(
             "this session runs with session_replication_role set to something other than \
              origin, and this role may not set it back ({message}): in it no trigger fires, \
              not even the ones that protect the audit trail, so pushleft-controller does not \
              work in it. It comes from the connection's options (options= in the database URL, \
              PGOPTIONS), from ALTER ROLE / ALTER DATABASE ... SET, or from another client of a \
              connection pool; remove it and rerun. Nothing was written"
-        ));
+        )));
     }
-    anyhow::Error::new(err).context("opening a transaction (sql/session/begin.sql)")
+    None
 }
 
 /// The one statement libpq's `target_session_attrs` check needs, run in a
