@@ -10,6 +10,7 @@ pub mod path;
 pub mod region;
 pub mod status;
 pub mod stuck;
+pub mod timestamp;
 pub mod warning;
 
 pub use deployment::{
