@@ -54,55 +54,92 @@ WITH indexed AS MATERIALIZED (
                                      ('jobs', 'deployment_id'),
                                      ('application_instances', 'deployment_id'),
                                      ('agent_job_results', 'job_id'))
-), stuck AS (
+), in_flight AS MATERIALIZED (
+    -- Every in-flight deployment with its last event: one probe each.
+    -- The stuck rows and the clock skew rows both come from here.
     SELECT d.id,
            d.org_id,
            d.status,
            d.created_at,
            last.id AS last_event_id,
+           last.sequence AS last_sequence,
            last.occurred_at AS last_event_at,
            last.kind AS last_event_kind,
-           floor(extract(epoch FROM now() - CASE WHEN last.id IS NULL THEN d.created_at
-                                                 ELSE last.occurred_at END))::bigint AS stuck_for_seconds,
-           (EXISTS (SELECT 1 FROM :"schema".jobs j
-                    WHERE j.deployment_id = d.id
-                      AND (j.target_node_id IS NOT NULL
-                           OR j.lease_token IS NOT NULL
-                           OR j.lease_expires_at IS NOT NULL
-                           OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)))
-            OR EXISTS (SELECT 1 FROM :"schema".application_instances i
-                       WHERE i.deployment_id = d.id AND i.active_node_id IS NOT NULL)) AS dispatched,
-           waits.waits_on,
-           (SELECT json_agg(json_build_object('id', j.id, 'kind', j.kind, 'status', j.status)
-                            ORDER BY j.id)
-            FROM :"schema".jobs j WHERE j.deployment_id = d.id) AS jobs_seen,
-           (SELECT json_agg(json_build_object('id', i.id, 'status', i.status) ORDER BY i.id)
-            FROM :"schema".application_instances i WHERE i.deployment_id = d.id) AS instances_seen
+           CASE WHEN last.id IS NULL THEN d.created_at ELSE last.occurred_at END AS activity
     FROM :"schema".deployments d
     LEFT JOIN LATERAL (
-        SELECT e.id, e.occurred_at, e.kind
+        SELECT e.id, e.sequence, e.occurred_at, e.kind
         FROM :"schema".deployment_events e
         WHERE e.deployment_id = d.id
         ORDER BY e.sequence DESC
         LIMIT 1
     ) last ON true
-    CROSS JOIN LATERAL (
-        SELECT coalesce(json_agg(json_build_object('id', n.id, 'name', n.name, 'pool', n.pool)
-                                 ORDER BY n.name, n.id), '[]'::json) AS waits_on
-        FROM :"schema".fleet_nodes n
-        WHERE n.id IN (SELECT j.target_node_id FROM :"schema".jobs j
-                       WHERE j.deployment_id = d.id AND j.target_node_id IS NOT NULL
-                         AND j.status IN ('queued', 'leased')
-                       UNION
-                       SELECT i.active_node_id FROM :"schema".application_instances i
-                       WHERE i.deployment_id = d.id AND i.status <> 'removed'
-                         AND i.active_node_id IS NOT NULL)
-    ) waits
     WHERE d.status IN ('queued', 'building', 'deploying')
-      AND (CASE WHEN last.id IS NULL THEN d.created_at ELSE last.occurred_at END IS NULL
-           OR CASE WHEN last.id IS NULL THEN d.created_at ELSE last.occurred_at END
-              <= now() - $1::bigint * interval '1 millisecond')
       AND (SELECT present FROM indexed)
+), quiet AS MATERIALIZED (
+    SELECT *
+    FROM in_flight f
+    WHERE f.activity IS NULL
+       OR f.activity <= now() - $1::bigint * interval '1 millisecond'
+), their_jobs AS MATERIALIZED (
+    -- The jobs of the quiet deployments, each read once (a probe of
+    -- jobs_deployment per deployment), and whether each was touched:
+    -- targeted, leased or reported on (agent_job_results_job).
+    SELECT j.id, j.deployment_id, j.kind, j.status, j.target_node_id,
+           j.target_node_id IS NOT NULL
+               OR j.lease_token IS NOT NULL
+               OR j.lease_expires_at IS NOT NULL
+               OR EXISTS (SELECT 1 FROM :"schema".agent_job_results r WHERE r.job_id = j.id)
+               AS touched
+    FROM quiet q
+    JOIN :"schema".jobs j ON j.deployment_id = q.id
+), their_instances AS MATERIALIZED (
+    SELECT i.id, i.deployment_id, i.status, i.active_node_id
+    FROM quiet q
+    JOIN :"schema".application_instances i ON i.deployment_id = q.id
+), jobs_of AS (
+    SELECT deployment_id,
+           bool_or(touched) AS touched,
+           json_agg(json_build_object('id', id, 'kind', kind, 'status', status) ORDER BY id)
+               AS jobs_seen
+    FROM their_jobs
+    GROUP BY deployment_id
+), instances_of AS (
+    SELECT deployment_id,
+           bool_or(active_node_id IS NOT NULL) AS placed,
+           json_agg(json_build_object('id', id, 'status', status) ORDER BY id) AS instances_seen
+    FROM their_instances
+    GROUP BY deployment_id
+), waits AS (
+    -- Where it waits: the nodes its unfinished jobs target and its
+    -- instances are active on (fleet_nodes by its primary key).
+    SELECT w.deployment_id,
+           json_agg(json_build_object('id', n.id, 'name', n.name, 'pool', n.pool)
+                    ORDER BY n.name, n.id) AS waits_on
+    FROM (SELECT deployment_id, target_node_id AS node_id FROM their_jobs
+          WHERE target_node_id IS NOT NULL AND status IN ('queued', 'leased')
+          UNION
+          SELECT deployment_id, active_node_id FROM their_instances
+          WHERE status <> 'removed' AND active_node_id IS NOT NULL) w
+    JOIN :"schema".fleet_nodes n ON n.id = w.node_id
+    GROUP BY w.deployment_id
+), stuck AS (
+    SELECT q.id,
+           q.org_id,
+           q.status,
+           q.created_at,
+           q.last_event_id,
+           q.last_event_at,
+           q.last_event_kind,
+           floor(extract(epoch FROM now() - q.activity))::bigint AS stuck_for_seconds,
+           coalesce(jo.touched, false) OR coalesce(io.placed, false) AS dispatched,
+           coalesce(w.waits_on, '[]'::json) AS waits_on,
+           jo.jobs_seen,
+           io.instances_seen
+    FROM quiet q
+    LEFT JOIN jobs_of jo ON jo.deployment_id = q.id
+    LEFT JOIN instances_of io ON io.deployment_id = q.id
+    LEFT JOIN waits w ON w.deployment_id = q.id
 ), orphaned AS (
     SELECT j.id AS job_id,
            j.deployment_id,
@@ -136,22 +173,13 @@ SELECT :read_settings,
        (SELECT json_agg(o ORDER BY o.lease_expires_at, o.job_id)
         FROM orphaned o) AS orphaned_rows,
        (SELECT json_agg(k ORDER BY k.ahead_seconds DESC, k.deployment_id, k.node)
-        FROM (SELECT CASE WHEN last.occurred_at IS NULL THEN 'created' ELSE 'event' END AS of,
-                     d.id AS deployment_id, last.sequence, NULL::text AS node,
-                     coalesce(last.occurred_at, d.created_at) AS at,
-                     floor(extract(epoch FROM coalesce(last.occurred_at, d.created_at) - now()))::bigint
+        FROM (SELECT CASE WHEN f.last_event_at IS NULL THEN 'created' ELSE 'event' END AS of,
+                     f.id AS deployment_id, f.last_sequence AS sequence, NULL::text AS node,
+                     coalesce(f.last_event_at, f.created_at) AS at,
+                     floor(extract(epoch FROM coalesce(f.last_event_at, f.created_at) - now()))::bigint
                          AS ahead_seconds
-              FROM :"schema".deployments d
-              LEFT JOIN LATERAL (
-                  SELECT e.sequence, e.occurred_at
-                  FROM :"schema".deployment_events e
-                  WHERE e.deployment_id = d.id
-                  ORDER BY e.sequence DESC
-                  LIMIT 1
-              ) last ON true
-              WHERE d.status IN ('queued', 'building', 'deploying')
-                AND coalesce(last.occurred_at, d.created_at) > now() + $4::bigint * interval '1 millisecond'
-                AND (SELECT present FROM indexed)
+              FROM in_flight f
+              WHERE coalesce(f.last_event_at, f.created_at) > now() + $4::bigint * interval '1 millisecond'
               UNION ALL
               SELECT 'heartbeat', NULL, NULL, n.name, n.last_seen_at,
                      floor(extract(epoch FROM n.last_seen_at - now()))::bigint

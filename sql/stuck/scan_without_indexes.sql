@@ -108,6 +108,19 @@ WITH trail_index AS MATERIALIZED (
           WHERE status <> 'removed' AND active_node_id IS NOT NULL) w
     JOIN :"schema".fleet_nodes n ON n.id = w.node_id
     GROUP BY w.deployment_id
+), jobs_of AS (
+    -- Each deployment's jobs and instances as JSON, grouped once (not a
+    -- scan of the CTE per deployment).
+    SELECT deployment_id,
+           json_agg(json_build_object('id', id, 'kind', kind, 'status', status) ORDER BY id)
+               AS jobs_seen
+    FROM their_jobs
+    GROUP BY deployment_id
+), instances_of AS (
+    SELECT deployment_id,
+           json_agg(json_build_object('id', id, 'status', status) ORDER BY id) AS instances_seen
+    FROM their_instances
+    GROUP BY deployment_id
 ), stuck AS (
     SELECT q.id,
            q.org_id,
@@ -119,13 +132,12 @@ WITH trail_index AS MATERIALIZED (
            floor(extract(epoch FROM now() - q.activity))::bigint AS stuck_for_seconds,
            q.id IN (SELECT deployment_id FROM dispatched) AS dispatched,
            coalesce(w.waits_on, '[]'::json) AS waits_on,
-           (SELECT json_agg(json_build_object('id', j.id, 'kind', j.kind, 'status', j.status)
-                            ORDER BY j.id)
-            FROM their_jobs j WHERE j.deployment_id = q.id) AS jobs_seen,
-           (SELECT json_agg(json_build_object('id', i.id, 'status', i.status) ORDER BY i.id)
-            FROM their_instances i WHERE i.deployment_id = q.id) AS instances_seen
+           jo.jobs_seen,
+           io.instances_seen
     FROM quiet q
     LEFT JOIN waits w ON w.deployment_id = q.id
+    LEFT JOIN jobs_of jo ON jo.deployment_id = q.id
+    LEFT JOIN instances_of io ON io.deployment_id = q.id
 ), orphaned AS (
     SELECT j.id AS job_id,
            j.deployment_id,
@@ -147,11 +159,13 @@ WITH trail_index AS MATERIALIZED (
     FROM jobs_read j
     -- By primary key, per orphaned lease (a few): not a hash of every
     -- deployment, which the planner would pick on its guess of jobs_read.
+    -- (OFFSET 0 keeps each subquery a probe: pulled up into the join, it
+    -- became that hash.)
     CROSS JOIN LATERAL (SELECT d.org_id, d.status FROM :"schema".deployments d
-                        WHERE d.id = j.deployment_id) d
+                        WHERE d.id = j.deployment_id OFFSET 0) d
     LEFT JOIN LATERAL (SELECT n.name, n.status, n.pool, n.last_seen_at
                        FROM :"schema".fleet_nodes n
-                       WHERE n.id = j.target_node_id) n ON true
+                       WHERE n.id = j.target_node_id OFFSET 0) n ON true
     WHERE j.orphaned
 )
 SELECT :read_settings,

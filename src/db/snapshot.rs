@@ -74,8 +74,9 @@ pub fn events<'c>(
         let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
         // A NULL is shown as such (the verdict, read before, already
         // judged the last event's); it never breaks the document.
+        // No id for messages either: these warnings are never shown.
         let mut nulls = Vec::new();
-        let mut r = RowReader::new(&row, EVENTS, "id", &mut nulls)?;
+        let mut r = RowReader::with_id(&row, EVENTS, String::new(), &mut nulls);
         Ok(Event {
             sequence: r.required("sequence")?,
             id: r.col("id")?,

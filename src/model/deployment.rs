@@ -43,6 +43,7 @@ pub struct Event {
     pub id: Uuid,
     pub kind: String,
     /// None: NULL in the database (see `DeploymentSnapshot::nulls`).
+    #[serde(serialize_with = "super::timestamp::serialize_opt")]
     pub occurred_at: Option<DateTime<Utc>>,
     /// Without its `log` key (removed by the query itself); JSON null for
     /// a NULL.

@@ -22,6 +22,7 @@ pub mod status;
 pub mod stuck;
 pub mod target;
 pub mod text;
+pub mod timestamp;
 pub mod wait;
 pub mod warning;
 

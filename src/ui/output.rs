@@ -256,7 +256,8 @@ pub fn json_line<T: Serialize>(value: &T) -> Result<String> {
 /// Written as it is serialized, never held whole: a document with a
 /// streamed part (diagnose's long trail) stays in bounded memory.
 pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    // 64 KiB: a streamed trail of a million events is 260 MB of writes.
+    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let document = Versioned {
         schema_version: SCHEMA_VERSION,
         document: value,

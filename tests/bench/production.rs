@@ -30,7 +30,12 @@
 //! 6. a million-event trail: a copy of the vacuumed database with 1,000,000
 //!    more events on the typical deployment, `diagnose` as JSON and table
 //!    beside the runbook in psql;
-//! 7. scaling: the same commands at 0.25× and 2× the scale (vacuumed, near),
+//! 5. the near table again through PgBouncer in transaction mode;
+//! 6. no-index schema (as below), 7. a million-event trail (as below);
+//! 8. a batch: `fail-safely --from FILE` over 500 stuck deployments of a
+//!    data set of its own (1.8× the scale), --dry-run then --yes, with the
+//!    time and the round trips per deployment;
+//! 9. scaling: the same commands at 0.25× and 2× the scale (vacuumed, near),
 //!    and `fleet list` at 50,000 nodes.
 //!
 //! The exit status is non-zero (after everything is printed) when a plan
@@ -57,8 +62,10 @@
 //!   session terminated, and the command reported as timed out (default
 //!   30; only the no-index schema comes near it).
 //! * PUSHLEFT_BENCH_SKIP — phases to leave out, comma-separated: fresh,
-//!   vacuumed, far, noindex, million, scaling, nodes.
+//!   vacuumed, far, pgbouncer, noindex, million, batch, scaling, nodes.
 
+#[path = "production/batch.rs"]
+mod batch;
 #[path = "production/bench.rs"]
 mod bench;
 #[path = "production/cases.rs"]
@@ -71,6 +78,8 @@ mod measure;
 mod million;
 #[path = "production/noindex.rs"]
 mod noindex;
+#[path = "production/pooled.rs"]
+mod pooled;
 #[path = "production/process.rs"]
 mod process;
 #[path = "production/proxy.rs"]
@@ -111,7 +120,15 @@ struct Knobs {
 }
 
 const PHASES: &[&str] = &[
-    "fresh", "vacuumed", "far", "noindex", "million", "scaling", "nodes",
+    "fresh",
+    "vacuumed",
+    "far",
+    "pgbouncer",
+    "noindex",
+    "million",
+    "batch",
+    "scaling",
+    "nodes",
 ];
 
 fn env_parse<T: std::str::FromStr>(name: &str, default: T) -> Result<T> {
@@ -237,6 +254,10 @@ fn run() -> Result<usize> {
         main_plan,
     )?;
 
+    if knobs.runs("pgbouncer") {
+        tally.phases.begin("vacuumed: through PgBouncer");
+        pooled::pooled(&bench, &mut tally, &database, &groups, main_plan)?;
+    }
     let quick_plan = Plan {
         warmups: 1,
         runs: knobs.quick_runs,
@@ -251,6 +272,10 @@ fn run() -> Result<usize> {
         tally.phases.begin("a million-event trail");
         let typical = examples.typical.0.to_string();
         million::million(&bench, &mut tally, &database, &typical, quick_plan)?;
+    }
+    if knobs.runs("batch") {
+        tally.phases.begin("a batch of 500 through fail-safely");
+        batch::batch(&bench, &mut tally, &database)?;
     }
     let one = (sizes, vacuumed_near.as_deref());
     if knobs.runs("scaling") {

@@ -11,7 +11,7 @@ use postgres::{Client, SimpleQueryMessage};
 use super::Timeouts;
 use super::terms::{InForce, Setting, Terms};
 use crate::db::sql::{self, Conn};
-use crate::db_failure::DbError;
+use crate::db_failure::{DbError, DbFailure};
 use crate::exit;
 
 /// A transaction the tool opened on its own terms ([`Terms`]), every
@@ -207,6 +207,54 @@ fn open<'a>(
 /// cannot be made to fire; any other error as it is. `fresh`: the
 /// session's first transaction, whose connection was opened a moment ago.
 fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
+    match refusal_for_first_answer(&err, fresh) {
+        Some(refusal) => refusal,
+        None => anyhow::Error::new(DbError::from(err))
+            .context("opening a transaction (sql/session/begin.sql)"),
+    }
+}
+
+/// The refusal for statement pooling when the first read of a session
+/// failed because the connection closed: that read is the session's
+/// proof ([`super::Session::read`]), sent where [`begin`] sends its empty
+/// message. Any other failure is the read's own (None).
+pub fn refusal_for_first_read(err: &anyhow::Error) -> Option<anyhow::Error> {
+    let db = err
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<DbError>())?;
+    let said = db
+        .server_message
+        .as_deref()
+        .filter(|message| message.contains("statement pooling"));
+    if said.is_none() && db.failure != DbFailure::LostConnection {
+        return None;
+    }
+    Some(statement_pooling(said))
+}
+
+/// The refusal for statement pooling: what the pooler said, or (None) that
+/// the connection closed as soon as the first transaction was opened.
+fn statement_pooling(said: Option<&str>) -> anyhow::Error {
+    let seen = match said {
+        Some(message) => format!("the pooler says: {message}"),
+        None => "the connection closed as soon as the first transaction was opened, which is \
+                 what pgbouncer in statement pooling mode does; with no pooler in between, the \
+                 server dropped the connection at that moment"
+            .to_string(),
+    };
+    exit::refused(format!(
+        "the connection goes through a pooler in statement pooling mode ({seen}): every \
+         command of pushleft-controller runs a transaction of several statements (one \
+         snapshot for a read; lock, decide, write and check for fail-safely), which \
+         statement pooling cannot carry. Nothing was written. Connect directly, or through \
+         a pool in session or transaction mode (pgbouncer pool_mode = session or \
+         transaction); `pushleft-controller doctor` shows what is in between"
+    ))
+}
+
+/// [`refusal_for_begin`]'s refusals (statement pooling, triggers that
+/// cannot be made to fire); None for any other error.
+fn refusal_for_first_answer(err: &postgres::Error, fresh: bool) -> Option<anyhow::Error> {
     let message = err
         .as_db_error()
         .map(|db| db.message().to_string())
@@ -216,35 +264,23 @@ fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
     // closes it on the first message's answer, before or after passing
     // that answer on).
     let closed_after_begin = fresh && (err.is_closed() || err.as_db_error().is_none());
-    if message.contains("statement pooling") || closed_after_begin {
-        let seen = if message.contains("statement pooling") {
-            format!("the pooler says: {message}")
-        } else {
-            "the connection closed as soon as the first transaction was opened, which is what \
-             pgbouncer in statement pooling mode does; with no pooler in between, the server \
-             dropped the connection at that moment"
-                .to_string()
-        };
-        return exit::refused(format!(
-            "the connection goes through a pooler in statement pooling mode ({seen}): every \
-             command of pushleft-controller runs a transaction of several statements (one \
-             snapshot for a read; lock, decide, write and check for fail-safely), which \
-             statement pooling cannot carry. Nothing was written. Connect directly, or through \
-             a pool in session or transaction mode (pgbouncer pool_mode = session or \
-             transaction); `pushleft-controller doctor` shows what is in between"
-        ));
+    if message.contains("statement pooling") {
+        return Some(statement_pooling(Some(&message)));
+    }
+    if closed_after_begin {
+        return Some(statement_pooling(None));
     }
     if message.contains("session_replication_role") {
-        return exit::refused(format!(
+        return Some(exit::refused(format!(
             "this session runs with session_replication_role set to something other than \
              origin, and this role may not set it back ({message}): in it no trigger fires, \
              not even the ones that protect the audit trail, so pushleft-controller does not \
              work in it. It comes from the connection's options (options= in the database URL, \
              PGOPTIONS), from ALTER ROLE / ALTER DATABASE ... SET, or from another client of a \
              connection pool; remove it and rerun. Nothing was written"
-        ));
+        )));
     }
-    anyhow::Error::new(DbError::from(err)).context("opening a transaction (sql/session/begin.sql)")
+    None
 }
 
 /// The one statement libpq's `target_session_attrs` check needs, run in a

@@ -337,6 +337,10 @@ pub const NOT_RUN: &[(&str, &str)] = &[
         "capacity per node as an operator types it into psql: the benchmark's baseline for fleet list",
     ),
     (
+        "runbook/capacity.sql",
+        "slots in use per node as an operator types it into psql: the benchmark's simpler baseline for fleet list",
+    ),
+    (
         "bench/autovacuum_off.sql",
         "the benchmark's fresh state (include_str! in tests/bench/production/server.rs and tests/it/explain.rs)",
     ),

@@ -7,6 +7,7 @@ use crate::server::Examples;
 const RUNBOOK_DIAGNOSE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/runbook/diagnose.sql");
 const RUNBOOK_ALERTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/runbook/alerts.sql");
 const RUNBOOK_FLEET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/runbook/fleet.sql");
+const RUNBOOK_CAPACITY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/runbook/capacity.sql");
 
 /// The commands, each with the psql an operator would type for it.
 /// `counted`: the labels say how long the trails are (not in the scaling
@@ -57,6 +58,7 @@ pub fn groups(examples: &Examples, counted: bool) -> Vec<Group> {
             members: vec![Case::ours("stuck -o json", &["stuck", "-o", "json"])],
         },
         fleet_group(),
+        capacity_group(),
         Group {
             baseline: None,
             members: vec![
@@ -92,6 +94,24 @@ pub fn fleet_group() -> Group {
         members: vec![
             Case::ours("fleet list -o json", &["fleet", "list", "-o", "json"]),
             Case::ours("fleet list -o table", &["fleet", "list", "-o", "table"]),
+        ],
+    }
+}
+
+/// `fleet list` against the simpler baseline: slots in use per node, one
+/// join, no instance count.
+pub fn capacity_group() -> Group {
+    Group {
+        baseline: Some(Case::psql("capacity.sql", &["-f", RUNBOOK_CAPACITY])),
+        members: vec![
+            Case::ours(
+                "fleet list -o json, vs capacity.sql",
+                &["fleet", "list", "-o", "json"],
+            ),
+            Case::ours(
+                "fleet list -o table, vs capacity.sql",
+                &["fleet", "list", "-o", "table"],
+            ),
         ],
     }
 }

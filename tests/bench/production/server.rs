@@ -164,6 +164,12 @@ impl Server {
         self.conninfo_at(&self.host, self.port, database)
     }
 
+    /// Where the server listens (host or socket directory, port) and as
+    /// whom the benchmark connects: what a pooler in front of it needs.
+    pub fn address(&self) -> (&str, u16, &str) {
+        (&self.host, self.port, &self.user)
+    }
+
     /// Through the delay proxy listening on 127.0.0.1:`proxy_port`.
     pub fn conninfo_via(&self, database: &str, proxy_port: u16) -> String {
         self.conninfo_at("127.0.0.1", proxy_port, database)

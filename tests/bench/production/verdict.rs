@@ -11,6 +11,10 @@ use crate::report::{self, RATIO_GOAL, RSS_LIMIT_KIB};
 /// "degrades no worse than psql's obvious query on the same schema".
 pub const NO_INDEX_RATIO_GOAL: f64 = 1.0;
 
+/// `stuck` is held to more than the other reads: ≤ 0.4 of psql's alert
+/// queries (near and far, both states, through PgBouncer).
+pub const STUCK_RATIO_GOAL: f64 = 0.4;
+
 /// What makes the exit status non-zero, and the goals missed.
 #[derive(Default)]
 pub struct Verdict {
@@ -50,6 +54,11 @@ impl Verdict {
             }
         }
         for (label, ratio) in ratios {
+            let ratio_goal = if label.starts_with("stuck") && ratio_goal == RATIO_GOAL {
+                STUCK_RATIO_GOAL
+            } else {
+                ratio_goal
+            };
             if *ratio <= ratio_goal {
                 self.goals_met += 1;
             } else {
@@ -63,7 +72,8 @@ impl Verdict {
     /// The summary at the end: goals met and missed, the problems.
     pub fn print(&self, total: Duration) {
         println!(
-            "\nGoals: ours / psql ≤ {RATIO_GOAL} (no-index: ≤ {NO_INDEX_RATIO_GOAL}) met by {} row(s); \
+            "\nGoals: ours / psql ≤ {RATIO_GOAL} (stuck: ≤ {STUCK_RATIO_GOAL}; no-index: ≤ \
+             {NO_INDEX_RATIO_GOAL}) met by {} row(s); \
              peak RSS under 50 MB; missed:",
             self.goals_met
         );
