@@ -3,7 +3,7 @@
 //! and fingerprint, and the exact command that applies it.
 
 use super::OutputFormat;
-use super::markdown::{at, code, escape, table};
+use super::markdown::{Md, at, code, escape, table};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
@@ -97,16 +97,16 @@ fn markdown(plan: &Plan) -> String {
         escape(&describe_with_identity(&plan.target)),
         escape(&plan.reason)
     ));
-    let rows: Vec<Vec<String>> = plan
+    let rows: Vec<Vec<Md>> = plan
         .deployments
         .iter()
         .map(|d| {
             vec![
-                d.deployment_id.to_string(),
-                format!("{} → {}", d.previous_status, d.new_status),
-                d.path.as_str().to_string(),
-                if d.stuck { "yes" } else { "NO" }.to_string(),
-                d.fingerprint.clone(),
+                Md::code(d.deployment_id),
+                Md::List(vec![Md::code(&d.previous_status), Md::code(&d.new_status)]),
+                Md::code(d.path.as_str()),
+                if d.stuck { "yes" } else { "NO" }.to_string().into(),
+                Md::code(&d.fingerprint),
             ]
         })
         .collect();

@@ -19,13 +19,15 @@ use crate::model::next::{TOOL, shell_quote};
 
 /// Database (or any untrusted) text, safe inside markdown and a table
 /// cell: control characters visible, lines joined, markdown's
-/// punctuation and HTML's angle brackets escaped.
+/// punctuation and HTML's angle brackets escaped. (A `#` is left as it
+/// is: lines are joined, so it never starts one, where it alone would
+/// make a heading.)
 pub fn escape(text: &str) -> String {
     let shown = visible(text);
     let mut out = String::with_capacity(shown.len());
     for c in shown.chars() {
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' | '!' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '!' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -49,15 +51,48 @@ pub fn at(time: DateTime<Utc>) -> String {
     time.format("%Y-%m-%d %H:%M:%SZ").to_string()
 }
 
-/// A markdown table; every cell is escaped here.
-pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+/// A table cell: untrusted text, escaped; or a word of ours — a state, a
+/// path, an id, a command — as a code span, which reads the same rendered
+/// and as plain text (many trackers show a ticket's markdown raw).
+pub enum Md {
+    Text(String),
+    Code(String),
+    /// Several cells in one, separated by commas (`—` when none).
+    List(Vec<Md>),
+}
+
+impl From<String> for Md {
+    fn from(text: String) -> Md {
+        Md::Text(text)
+    }
+}
+
+impl Md {
+    /// `text` as a code span.
+    pub fn code(text: impl ToString) -> Md {
+        Md::Code(text.to_string())
+    }
+
+    fn render(&self) -> String {
+        match self {
+            Md::Text(text) => escape(text),
+            // A `|` would end the cell even inside a code span (GFM).
+            Md::Code(text) => code(text).replace('|', "\\|"),
+            Md::List(cells) if cells.is_empty() => "—".to_string(),
+            Md::List(cells) => cells.iter().map(Md::render).collect::<Vec<_>>().join(", "),
+        }
+    }
+}
+
+/// A markdown table of cells ([`Md`]), each rendered here.
+pub fn table(headers: &[&str], rows: &[Vec<Md>]) -> String {
     let mut out = format!("| {} |\n", headers.join(" | "));
     out.push_str(&format!(
         "|{}|\n",
         headers.iter().map(|_| "---").collect::<Vec<_>>().join("|")
     ));
     for row in rows {
-        let cells: Vec<String> = row.iter().map(|c| escape(c)).collect();
+        let cells: Vec<String> = row.iter().map(Md::render).collect();
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out

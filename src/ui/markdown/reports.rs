@@ -1,6 +1,6 @@
 //! The reports: one function per command that has one.
 
-use super::{at, code, escape, footer, table};
+use super::{Md, at, code, escape, footer, table};
 use crate::decide::{Severity, Verdict};
 use crate::model::history::History;
 use crate::model::outcome::Outcome;
@@ -39,7 +39,7 @@ fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
     let mut out = format!(
         "### Deployment {} — {}\n\n**Verdict:** {}\n\n**Why:** {}\n",
         code(&d.id.to_string()),
-        escape(d.status.as_str()),
+        code(d.status.as_str()),
         escape(&verdict.headline),
         escape(&verdict.reason)
     );
@@ -48,7 +48,7 @@ fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
     }
     out.push_str(&format!(
         "\nStatus {} since {} (created {}); {} events, the last {}.\n",
-        escape(d.status.as_str()),
+        code(d.status.as_str()),
         at(d.updated_at),
         at(d.created_at),
         s.events_total,
@@ -56,7 +56,7 @@ fn headline(s: &DeploymentSnapshot, verdict: &Verdict) -> String {
             .map(|e| format!(
                 "#{} {} at {}",
                 e.sequence,
-                escape(&e.kind),
+                code(&e.kind),
                 e.occurred_at.map_or_else(|| "NULL".to_string(), at)
             ))
             .unwrap_or_else(|| "—".to_string())
@@ -92,18 +92,18 @@ fn findings(out: &mut String, verdict: &Verdict) {
 /// **Jobs**: the deployment's jobs as a table.
 fn jobs(out: &mut String, s: &DeploymentSnapshot) {
     if !s.jobs.is_empty() {
-        let rows: Vec<Vec<String>> = s
+        let rows: Vec<Vec<Md>> = s
             .jobs
             .iter()
             .map(|j| {
                 vec![
-                    short_id(j.id),
-                    j.kind.to_string(),
-                    j.status.to_string(),
-                    or_dash(j.target_node_id.map(|n| s.node_name(n))),
-                    format!("{}/{}", j.attempt, j.max_attempts),
-                    or_dash(j.lease_expires_at.map(at)),
-                    or_dash(j.last_error.clone()),
+                    Md::code(short_id(j.id)),
+                    Md::code(&j.kind),
+                    Md::code(&j.status),
+                    or_dash(j.target_node_id.map(|n| s.node_name(n))).into(),
+                    format!("{}/{}", j.attempt, j.max_attempts).into(),
+                    or_dash(j.lease_expires_at.map(at)).into(),
+                    or_dash(j.last_error.clone()).into(),
                 ]
             })
             .collect();
@@ -126,15 +126,15 @@ fn jobs(out: &mut String, s: &DeploymentSnapshot) {
 /// **Instances**: the deployment's instances as a table.
 fn instances(out: &mut String, s: &DeploymentSnapshot) {
     if !s.instances.is_empty() {
-        let rows: Vec<Vec<String>> = s
+        let rows: Vec<Vec<Md>> = s
             .instances
             .iter()
             .map(|i| {
                 vec![
-                    short_id(i.id),
-                    i.role_name.clone(),
-                    i.status.to_string(),
-                    or_dash(i.active_node_id.map(|n| s.node_name(n))),
+                    Md::code(short_id(i.id)),
+                    i.role_name.clone().into(),
+                    Md::code(&i.status),
+                    or_dash(i.active_node_id.map(|n| s.node_name(n))).into(),
                 ]
             })
             .collect();
@@ -146,15 +146,15 @@ fn instances(out: &mut String, s: &DeploymentSnapshot) {
 /// **Nodes involved**: the snapshot's nodes as a table.
 fn nodes(out: &mut String, s: &DeploymentSnapshot) {
     if !s.nodes.is_empty() {
-        let rows: Vec<Vec<String>> = s
+        let rows: Vec<Vec<Md>> = s
             .nodes
             .iter()
             .map(|n| {
                 vec![
-                    n.name.clone(),
-                    n.pool.clone().unwrap_or_else(|| "NULL".to_string()),
-                    n.status.to_string(),
-                    or_dash(n.last_seen_at.map(at)),
+                    n.name.clone().into(),
+                    n.pool.clone().unwrap_or_else(|| "NULL".to_string()).into(),
+                    Md::code(&n.status),
+                    or_dash(n.last_seen_at.map(at)).into(),
                 ]
             })
             .collect();
@@ -170,8 +170,12 @@ pub fn stuck(report: &StuckReport) -> String {
         report.deployments_stuck.len(),
         report.leases_orphaned.len()
     );
-    groups(&mut out, report);
-    deployments_stuck(&mut out, report);
+    // Grouped, the report is the groups (each with its own listing
+    // command), not every row again under them.
+    match report.groups {
+        Some(_) => groups(&mut out, report),
+        None => deployments_stuck(&mut out, report),
+    }
     leases_orphaned(&mut out, report);
     left_out(&mut out, report);
     clock_skew(&mut out, report);
@@ -182,36 +186,51 @@ pub fn stuck(report: &StuckReport) -> String {
 /// The groups (`--group-by`), one row each.
 fn groups(out: &mut String, report: &StuckReport) {
     if let Some(groups) = &report.groups {
-        let rows: Vec<Vec<String>> = groups
+        let rows: Vec<Vec<Md>> = groups
             .iter()
             .map(|g| {
+                let paths: Vec<Md> = [
+                    (g.operator_failed, "operator_failed"),
+                    (g.teardown_requested, "teardown_requested"),
+                ]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, path)| Md::code(format!("{path}: {n}")))
+                .collect();
                 vec![
-                    g.key.clone(),
-                    g.count.to_string(),
-                    crate::duration::human(g.oldest_stuck_for_seconds),
-                    g.next_command.to_string(),
+                    g.key.clone().into(),
+                    g.count.to_string().into(),
+                    crate::duration::human(g.oldest_stuck_for_seconds).into(),
+                    Md::List(paths),
+                    Md::code(&g.next_command),
                 ]
             })
             .collect();
-        out.push('\n');
-        out.push_str(&table(&["group", "stuck", "oldest", "lists them"], &rows));
+        out.push_str(&format!(
+            "\n**deployment_stuck**, grouped (no event for {} or more)\n\n",
+            crate::duration::human(report.snapshot.stuck_after_seconds as i64)
+        ));
+        out.push_str(&table(
+            &["group", "stuck", "oldest", "paths", "lists them"],
+            &rows,
+        ));
     }
 }
 
 /// **deployment_stuck**: the first alert as a table.
 fn deployments_stuck(out: &mut String, report: &StuckReport) {
     if !report.deployments_stuck.is_empty() {
-        let rows: Vec<Vec<String>> = report
+        let rows: Vec<Vec<Md>> = report
             .deployments_stuck
             .iter()
             .map(|d| {
                 vec![
-                    d.deployment_id.to_string(),
-                    d.status.to_string(),
-                    at(d.last_event_at.unwrap_or(d.created_at)),
-                    crate::duration::human(d.stuck_for_seconds),
-                    d.nodes.join(", "),
-                    d.path.as_str().to_string(),
+                    Md::code(d.deployment_id),
+                    Md::code(&d.status),
+                    at(d.last_event_at.unwrap_or(d.created_at)).into(),
+                    crate::duration::human(d.stuck_for_seconds).into(),
+                    d.nodes.join(", ").into(),
+                    Md::code(d.path.as_str()),
                 ]
             })
             .collect();
@@ -236,17 +255,17 @@ fn deployments_stuck(out: &mut String, report: &StuckReport) {
 /// **job_lease_orphaned**: the second alert as a table.
 fn leases_orphaned(out: &mut String, report: &StuckReport) {
     if !report.leases_orphaned.is_empty() {
-        let rows: Vec<Vec<String>> = report
+        let rows: Vec<Vec<Md>> = report
             .leases_orphaned
             .iter()
             .map(|l| {
                 vec![
-                    l.job_id.to_string(),
-                    l.deployment_id.to_string(),
-                    l.kind.to_string(),
-                    or_dash(l.node_name.clone()),
-                    at(l.lease_expires_at),
-                    l.path.as_str().to_string(),
+                    Md::code(l.job_id),
+                    Md::code(l.deployment_id),
+                    Md::code(&l.kind),
+                    or_dash(l.node_name.clone()).into(),
+                    at(l.lease_expires_at).into(),
+                    Md::code(l.path.as_str()),
                 ]
             })
             .collect();
@@ -292,12 +311,12 @@ pub fn fail_safely(o: &Outcome) -> String {
     let mut out = format!(
         "### fail-safely {} — {} {}\n\n**{}** → **{}** · event #{} {} at {}\n",
         code(&o.deployment_id.to_string()),
-        o.path.as_str(),
+        code(o.path.as_str()),
         what,
-        escape(o.previous_status.as_str()),
-        escape(o.new_status.as_str()),
+        code(o.previous_status.as_str()),
+        code(o.new_status.as_str()),
         o.event.sequence,
-        escape(&o.event.kind),
+        code(&o.event.kind),
         at(o.event.occurred_at)
     );
     if let Some(target) = &o.target {
@@ -316,7 +335,7 @@ pub fn fail_safely(o: &Outcome) -> String {
         out.push_str(&format!("\n- {} {}", mark(f.severity), escape(&f.message)));
     }
     out.push_str(&format!(
-        "\n\nIdempotency key {}{}. Next: {}\n",
+        "\n\nIdempotency key {}{}.\n\n**Next:** {}\n",
         code(&o.idempotency_key),
         o.fingerprint
             .as_deref()
@@ -328,37 +347,50 @@ pub fn fail_safely(o: &Outcome) -> String {
     out
 }
 
-/// `history -o markdown`.
+/// `history -o markdown`: who (the OS user, the database's session user,
+/// the host) and why, with the idempotency key that makes it replayable.
 pub fn history(h: &History) -> String {
     // The approval column only when an action has one.
     let approvals = h.actions.iter().any(|a| a.audit.approval.is_some());
-    let rows: Vec<Vec<String>> = h
+    let rows: Vec<Vec<Md>> = h
         .actions
         .iter()
         .map(|a| {
             let mut row = vec![
-                a.occurred_at.map_or_else(|| "NULL".to_string(), at),
-                a.deployment_id.to_string(),
-                a.path.as_str().to_string(),
-                match (&a.audit.os_user, &a.audit.host) {
-                    (Some(user), Some(host)) => format!("{user}@{host}"),
-                    _ => or_dash(a.audit.current_user.clone()),
-                },
+                a.occurred_at.map_or_else(|| "NULL".to_string(), at).into(),
+                Md::code(a.deployment_id),
+                Md::code(a.path.as_str()),
+                or_dash(a.audit.os_user.clone()).into(),
+                or_dash(a.audit.session_user.clone()).into(),
+                or_dash(a.audit.host.clone()).into(),
             ];
             if approvals {
-                row.push(crate::ui::approval::approval(a));
+                row.push(crate::ui::approval::approval(a).into());
             }
-            row.extend([a.status_now.to_string(), or_dash(a.reason.clone())]);
+            row.extend([
+                Md::code(&a.status_now),
+                or_dash(a.reason.clone()).into(),
+                a.idempotency_key
+                    .as_ref()
+                    .map_or_else(|| "—".to_string().into(), Md::code),
+            ]);
             row
         })
         .collect();
     let mut out = format!("### Operator actions: {}\n\n", h.actions.len());
     if !rows.is_empty() {
-        let mut headers = vec!["when", "deployment", "action", "by"];
+        let mut headers = vec![
+            "when",
+            "deployment",
+            "action",
+            "operator",
+            "session user",
+            "host",
+        ];
         if approvals {
             headers.push("approval");
         }
-        headers.extend(["status now", "reason"]);
+        headers.extend(["status now", "reason", "key"]);
         out.push_str(&table(&headers, &rows));
     }
     if h.snapshot.truncated {
