@@ -25,7 +25,7 @@ function __fish_pushleft_controller_using_subcommand
 end
 
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -53,7 +53,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l events -d 'How many of the latest events the table shows (JSON has them all)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -82,7 +82,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l allowed-triggers -d 'Triggers and rules on deployments and deployment_events that this team vouches for, comma-separated: NAME, or TABLE.NAME for one table. Any other refuses fail-safely' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -103,7 +103,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -129,7 +129,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l count -d 'With --watch: stop after N refreshes' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -178,7 +178,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l watch -d 'Refresh every INTERVAL (default 5s): in place on a terminal, with changes highlighted; one document per refresh on a pipe (JSON lines with --output json). Ctrl-C ends it' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l count -d 'With --watch: stop after N refreshes' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -200,7 +200,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l interval -d 'How often to look (at least 100ms: every look is a transaction)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l stale-after -d 'A node whose heartbeat is older than this is stale' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -223,7 +223,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l deployment -d 'Only actions on this deployment (full id or unique prefix)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l limit -d 'Show at most this many, the newest' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -241,7 +241,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'
@@ -263,7 +263,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l allowed-triggers -d 'Triggers and rules on deployments and deployment_events that this team vouches for, comma-separated: NAME, or TABLE.NAME for one table. Any other refuses fail-safely' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
-complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table on a terminal (fitted to its width; wide: every column), json otherwise' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s o -l output -d 'Output format. Default: table, on a terminal and in a pipe alike (fitted to the width; wide: every column); json only when asked' -r -f -a "table\t'Tables and sentences for a human, fitted to the screen\'s width'
 wide\t'Tables with every column, however wide'
 json\t'One JSON document on stdout, for scripts'
 markdown\t'A compact report to paste into a ticket (diagnose, stuck, fail-safely, history)'

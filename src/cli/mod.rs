@@ -87,8 +87,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "URL", help_heading = CONNECTION)]
     pub database_url: Option<String>,
 
-    /// Output format. Default: table on a terminal (fitted to its width;
-    /// wide: every column), json otherwise.
+    /// Output format. Default: table, on a terminal and in a pipe alike
+    /// (fitted to the width; wide: every column); json only when asked.
     #[arg(
         long,
         short = 'o',
