@@ -92,7 +92,7 @@ _pushleft__controller() {
 
     case "${cmd}" in
         pushleft__controller)
-            opts="-o -h -V --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version diagnose fail-safely fleet stuck wait history sandbox doctor help"
+            opts="-o -h -V --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version diagnose fail-safely fleet stuck wait history sandbox doctor help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,7 +142,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__diagnose)
-            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --events --stale-after --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,7 +200,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__doctor)
-            opts="-o -h -V --role --allowed-triggers --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --role --allowed-triggers --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,7 +258,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fail__subcmd__safely)
-            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-y -o -h -V --from --keep-going --max --reason --dry-run --yes --expect-path --expect-fingerprint --idempotency-key --role --lock-timeout --even-if-not-stuck --reason-pattern --allowed-triggers --stale-after --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,7 +352,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet)
-            opts="-o -h -V --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version list help"
+            opts="-o -h -V --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -444,7 +444,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__fleet__subcmd__list)
-            opts="-o -h -V --pool --status --stale --watch --count --all-services --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --pool --status --stale --watch --count --all-services --stale-after --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -668,7 +668,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__history)
-            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --since --until --operator --reason-contains --deployment --limit --all-services --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -742,7 +742,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__sandbox)
-            opts="-o -h -V --keep --simulate --big-incident --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --keep --simulate --big-incident --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -792,7 +792,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__stuck)
-            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --all-services --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --for --grace --exit-code --group-by --status --org --node --pool --path --sort --limit --write --watch --count --all-services --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -894,7 +894,7 @@ _pushleft__controller() {
             return 0
             ;;
         pushleft__controller__subcmd__wait)
-            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
+            opts="-o -h -V --timeout --interval --stale-after --database-url --output --color --no-headers --show-sql --service --statement-timeout --connect-timeout --idle-in-transaction-timeout --schema --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pushleft_controller_global_optspecs
-    string join \n database-url= o/output= color= no-headers service= statement-timeout= connect-timeout= idle-in-transaction-timeout= schema= h/help V/version
+    string join \n database-url= o/output= color= no-headers show-sql service= statement-timeout= connect-timeout= idle-in-transaction-timeout= schema= h/help V/version
 end
 
 function __fish_pushleft_controller_needs_command
@@ -39,6 +39,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_needs_command" -f -a "diagnose" -d 'Every runbook query in one read-only snapshot, plus a verdict'
@@ -67,6 +68,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand diagnose" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l from -d 'A batch: the deployment ids in FILE (- for stdin), one per line, or the JSON of `stuck -o json`. One plan, one confirmation (type the number of deployments), then each in its own guarded transaction' -r -F
@@ -100,6 +102,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s y -l yes -d 'Do not ask for confirmation (required without a terminal)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l even-if-not-stuck -d 'Apply the change although the deployment is not stuck by the alerts\' definitions (e.g. running and healthy); the audit records it'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fail-safely" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
@@ -117,6 +120,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and not __fish_seen_subcommand_from list help" -f -a "list" -d 'Every node: pool, status, heartbeat age, slots used'
@@ -145,6 +149,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l stale -d 'Only nodes whose heartbeat is stale'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l all-services -d 'Read every region: each service the service files define (PGSERVICEFILE or ~/.pg_service.conf, then pg_service.conf), in parallel; a region column says where each row comes from'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand fleet; and __fish_seen_subcommand_from help" -f -a "list" -d 'Every node: pool, status, heartbeat age, slots used'
@@ -194,6 +199,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l exit-code -d 'Exit 10 when something is found that an operator can act on: a stuck deployment, or an orphaned lease of a deployment a break-glass path applies to (a lease only the lease reclaimer can release is shown but does not count). For cron and monitors'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l all-services -d 'Read every region: each service the service files define (PGSERVICEFILE or ~/.pg_service.conf, then pg_service.conf), in parallel; a region column says where each row comes from'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand stuck" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l timeout -d 'Give up after this long (exit 6)' -r
@@ -214,6 +220,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand wait" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l since -d 'Only actions at or after this time (a time, or how long ago: 12h)' -r
@@ -238,6 +245,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l all-services -d 'Read every region: each service the service files define (PGSERVICEFILE or ~/.pg_service.conf, then pg_service.conf), in parallel; a region column says where each row comes from'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand history" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l database-url -d 'The control plane\'s database (URL or key=value) [env: DATABASE_URL]. Overrides the PG* variables. Never printed' -r
@@ -258,6 +266,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l simulate -d 'Run the reference control plane in the background while the command runs: live nodes heartbeat, agents on them run their jobs, teardowns complete (or wait for a dead node), failed deployments are reaped'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l big-incident -d 'Also load a big incident: edge-07 died and stranded 40 more deployments (for `stuck --group-by node` and `fail-safely --from`)'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand sandbox" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l role -d 'Also check that this role can be assumed (as fail-safely --role)' -r
@@ -277,6 +286,7 @@ complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand 
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l idle-in-transaction-timeout -d 'The server ends a session of ours that sits idle inside a transaction this long (idle_in_transaction_session_timeout)' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l schema -d 'The schema that holds the control plane\'s tables, as the catalog spells it. Every statement names its tables with it; the search path itself is pinned to pg_catalog, pg_temp' -r
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l no-headers -d 'Tables without their header line'
+complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -l show-sql -d 'Every SQL statement as sent, in order, with its parameters, on stderr (each line prefixed `sql> `): to hold the tool against the runbook. Never a password, never a result'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c pushleft-controller -n "__fish_pushleft_controller_using_subcommand help; and not __fish_seen_subcommand_from diagnose fail-safely fleet stuck wait history sandbox doctor help" -f -a "diagnose" -d 'Every runbook query in one read-only snapshot, plus a verdict'

@@ -114,6 +114,12 @@ pub struct GlobalArgs {
     #[arg(long, global = true, help_heading = OUTPUT)]
     pub no_headers: bool,
 
+    /// Every SQL statement as sent, in order, with its parameters, on
+    /// stderr (each line prefixed `sql> `): to hold the tool against the
+    /// runbook. Never a password, never a result.
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub show_sql: bool,
+
     /// The connection service to use: a section of ~/.pg_service.conf
     /// (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service=
     /// would name it; overrides PGSERVICE. Not together with a URL.

@@ -34,6 +34,9 @@ pub struct Context {
 
 impl Context {
     pub fn new(global: GlobalArgs) -> Context {
+        if global.show_sql {
+            db::sql::trace::install(ui::show_sql::show);
+        }
         Context {
             output: Output::detect(global.output, global.color, !global.no_headers),
             global,

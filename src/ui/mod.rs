@@ -19,6 +19,7 @@ pub mod output;
 pub mod prompt;
 pub mod report;
 pub mod sanitize;
+pub mod show_sql;
 pub mod stuck;
 pub mod table;
 pub mod text;

@@ -36,16 +36,19 @@ impl Pinned<'_> {
     /// Runs a script (several statements, no parameters) in the
     /// transaction.
     pub fn batch_execute(&mut self, script: &str) -> Result<(), postgres::Error> {
+        sql::trace::script(None, script);
         self.client.batch_execute(script)
     }
 
     pub fn commit(mut self) -> Result<(), postgres::Error> {
         self.done = true;
+        sql::trace::script(None, "COMMIT");
         self.client.batch_execute("COMMIT")
     }
 
     pub fn rollback(mut self) -> Result<(), postgres::Error> {
         self.done = true;
+        sql::trace::script(None, "ROLLBACK");
         self.client.batch_execute("ROLLBACK")
     }
 }
@@ -56,6 +59,7 @@ impl Drop for Pinned<'_> {
             // On an error path: the error that got us here is what the
             // operator needs; a failed ROLLBACK (connection gone) changes
             // nothing, the server rolls back an abandoned transaction.
+            sql::trace::script(None, "ROLLBACK");
             let _ = self.client.batch_execute("ROLLBACK");
         }
     }
@@ -92,7 +96,9 @@ pub fn begin_unchecked<'a>(
     timeouts: &Timeouts,
     fresh: bool,
 ) -> Result<Pinned<'a>> {
-    let messages = match client.simple_query(&terms.begin_script(timeouts)) {
+    let script = terms.begin_script(timeouts);
+    sql::trace::script(Some(sql::session::BEGIN.path), &script);
+    let messages = match client.simple_query(&script) {
         Ok(messages) => messages,
         Err(err) => {
             // The transaction may be open and aborted; end it before
@@ -191,6 +197,7 @@ pub fn session_attrs(client: &mut Client, timeouts: &Timeouts) -> Result<(bool, 
         ":statement_timeout_ms",
         &timeouts.statement.as_millis().max(1).to_string(),
     );
+    sql::trace::script(Some(sql::connect::SESSION_ATTRS.path), &script);
     let messages = client
         .simple_query(&script)
         .context("checking target_session_attrs")?;

@@ -23,6 +23,7 @@
 
 mod conn;
 mod schema;
+pub mod trace;
 pub use conn::Conn;
 pub use schema::Schema;
 
@@ -138,9 +139,9 @@ impl Statement {
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<postgres::RowIter<'c>, postgres::Error> {
-        client
-            .client()
-            .query_typed_raw(&self.sql(schema), self.typed(values))
+        let (text, typed) = (self.sql(schema), self.typed(values));
+        trace::statement(self.path, &text, &typed);
+        client.client().query_typed_raw(&text, typed)
     }
 
     /// Each value with its declared type, as the statement is sent.
@@ -171,7 +172,9 @@ impl Statement {
         text: &str,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        client.client().query_typed(text, &self.typed(values))
+        let typed = self.typed(values);
+        trace::statement(self.path, text, &typed);
+        client.client().query_typed(text, &typed)
     }
 }
 

@@ -3,6 +3,7 @@
 //! and `--show-sql`.
 
 mod piped;
+mod show_sql;
 
 use std::process::{Command, Stdio};
 
