@@ -8,6 +8,7 @@ pub mod fleet;
 mod formats;
 pub mod generate;
 pub mod history;
+mod line;
 pub mod regions;
 pub mod sandbox;
 pub mod stuck;
@@ -25,6 +26,7 @@ use crate::db::connect::{self, ConnectOptions, Settings};
 use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::ui::{self, Output, report::Report};
+pub use line::{command, help_topic, wants_json_version};
 
 /// What every command gets: the global options and how to render.
 pub struct Context {

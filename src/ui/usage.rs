@@ -15,7 +15,7 @@ pub fn json_output(requested: Option<OutputFormat>) -> bool {
 }
 
 /// What the raw arguments ask of `--output`, for a line that did not parse.
-fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
+pub fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
     let mut requested = None;
     for (i, arg) in args.iter().enumerate() {
         let value = match arg.as_str() {

@@ -251,6 +251,7 @@ macro_rules! file {
 
 // The registry's modules, one file each, mirroring `sql/` (after the
 // macro, which they use).
+pub mod complete;
 pub mod connect;
 pub mod diagnose;
 pub mod doctor;
@@ -309,6 +310,7 @@ pub const ALL: &[&Statement] = &[
     &schema_check::RULES,
     &schema_check::INVENTORY,
     &connect::SESSION_ATTRS,
+    &complete::CANDIDATES,
     &doctor::TLS,
     &doctor::SERVER_VERSION,
     &doctor::RECOVERY,

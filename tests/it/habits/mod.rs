@@ -2,6 +2,8 @@
 //! on a terminal, short help, the version, completion from the database
 //! and `--show-sql`.
 
+mod completion;
+mod help;
 mod piped;
 mod show_sql;
 
