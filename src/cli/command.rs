@@ -11,7 +11,7 @@
 //!   the value this shell happens to have;
 //! - values completed from the database (`complete`).
 
-use clap::builder::{PossibleValuesParser, StyledStr, TypedValueParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, StyledStr, TypedValueParser};
 use clap::{Arg, Command, CommandFactory, ValueEnum};
 
 use super::{CONNECTION, Cli, OUTPUT, OutputFormat};
@@ -91,22 +91,58 @@ fn sentence_end(help: &str) -> Option<usize> {
         })
 }
 
-/// `-o` for a command whose report has `formats`: only those are offered
-/// (and completed); the value is the same `OutputFormat` the shared
-/// option gives, so the global option reads it.
+/// `-o` for a command whose report has `formats`: only those are shown
+/// and completed; the value is the same `OutputFormat` the shared option
+/// gives, so the global option reads it.
 fn output_of(formats: &'static [OutputFormat]) -> Arg {
-    let values: Vec<clap::builder::PossibleValue> = formats
-        .iter()
-        .filter_map(|format| format.to_possible_value())
-        .collect();
-    let parser =
-        PossibleValuesParser::new(values).try_map(|value| OutputFormat::from_str(&value, false));
     Arg::new("output")
         .long("output")
         .short('o')
         .value_name("FORMAT")
-        .value_parser(parser)
+        .value_parser(FormatParser(formats))
         .help("Output format [default: table, piped too]")
+}
+
+/// Parses any format (one another command has is refused later, by
+/// `commands::formats`, with the commands that have it) but offers only
+/// the command's own: in help, completion and the error for a value that
+/// is no format at all.
+#[derive(Clone)]
+struct FormatParser(&'static [OutputFormat]);
+
+impl FormatParser {
+    fn own(&self) -> Vec<PossibleValue> {
+        self.0
+            .iter()
+            .filter_map(ValueEnum::to_possible_value)
+            .collect()
+    }
+}
+
+impl TypedValueParser for FormatParser {
+    type Value = OutputFormat;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<OutputFormat, clap::Error> {
+        if let Some(format) = value
+            .to_str()
+            .and_then(|v| OutputFormat::from_str(v, false).ok())
+        {
+            return Ok(format);
+        }
+        // No format at all: clap's own error, naming this command's formats.
+        let name = PossibleValuesParser::new(self.own()).parse_ref(cmd, arg, value)?;
+        OutputFormat::from_str(&name, false)
+            .map_err(|_| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.own().into_iter()))
+    }
 }
 
 /// A help topic: the root's shared options under `heading`, the others

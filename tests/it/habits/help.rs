@@ -85,9 +85,11 @@ fn each_command_offers_only_its_own_formats() {
     assert!(stuck.stdout.contains("openmetrics"), "{}", stuck.stdout);
     let doctor = help(&["doctor", "--help"]);
     assert!(!doctor.stdout.contains("markdown"), "{}", doctor.stdout);
+    // A value that is no format: the error names this command's formats
+    // (one another command has is refused naming the commands that have it).
     let refused = Run::from(
         bin()
-            .args(["diagnose", "d0000001", "-o", "openmetrics"])
+            .args(["diagnose", "d0000001", "-o", "yaml"])
             .output()
             .unwrap(),
     );
