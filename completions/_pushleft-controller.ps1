@@ -1,23 +1,9 @@
 
-using namespace System.Management.Automation
-using namespace System.Management.Automation.Language
-
-Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlock {
+Register-ArgumentCompleter -Native -CommandName pushleft-controller -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
 
-    $commandElements = $commandAst.CommandElements
-    $command = @(
-        'pushleft-controller'
-        for ($i = 1; $i -lt $commandElements.Count; $i++) {
-            $element = $commandElements[$i]
-            if ($element -isnot [StringConstantExpressionAst] -or
-                $element.StringConstantType -ne [StringConstantType]::BareWord -or
-                $element.Value.StartsWith('-') -or
-                $element.Value -eq $wordToComplete) {
-                break
-        }
-        $element.Value
-    }) -join ';'
+    $prev = $env:COMPLETE;
+    $env:COMPLETE = "powershell";
 
     $completions = @(switch ($command) {
         'pushleft-controller' {
@@ -330,6 +316,26 @@ Register-ArgumentCompleter -Native -CommandName 'pushleft-controller' -ScriptBlo
         }
     })
 
-    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
-        Sort-Object -Property ListItemText
-}
+    $results = Invoke-Expression @"
+& pushleft-controller -- $args
+"@;
+    if ($null -eq $prev) {
+        Remove-Item Env:\COMPLETE;
+    } else {
+        $env:COMPLETE = $prev;
+    }
+    $results | ForEach-Object {
+        $split = $_.Split("`t");
+        $cmd = $split[0];
+
+        if ($split.Length -eq 2) {
+            $help = $split[1];
+        }
+        else {
+            $help = $split[0];
+        }
+
+        [System.Management.Automation.CompletionResult]::new($cmd, $cmd, 'ParameterValue', $help)
+    }
+};
+        

@@ -1,6 +1,7 @@
 
-use builtin;
-use str;
+set edit:completion:arg-completer[pushleft-controller] = { |@words|
+    var index = (count $words)
+    set index = (- $index 1)
 
 set edit:completion:arg-completer[pushleft-controller] = {|@words|
     fn spaces {|n|
@@ -304,3 +305,4 @@ set edit:completion:arg-completer[pushleft-controller] = {|@words|
     ]
     $completions[$command]
 }
+

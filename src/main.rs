@@ -1,11 +1,26 @@
-use clap::Parser;
+use clap::FromArgMatches;
 
-use pushleft_controller::cli::Cli;
+use pushleft_controller::cli::{self, Cli};
 use pushleft_controller::exit::{self, ExitCode};
-use pushleft_controller::ui;
+use pushleft_controller::{commands, ui};
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    // A shell's completion script asking (`COMPLETE=bash …`): answer, exit.
+    clap_complete::CompleteEnv::with_factory(commands::command)
+        .var(cli::complete::VAR)
+        .complete();
+    let mut matches = match commands::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(err) if commands::wants_json_version(&err) => {
+            let _ = ui::print_json(&cli::VERSION);
+            std::process::exit(0)
+        }
+        Err(err) => std::process::exit(ui::usage::report_clap_error(err)),
+    };
+    if let Some(code) = commands::help_topic(&matches) {
+        std::process::exit(code);
+    }
+    let cli = match Cli::from_arg_matches_mut(&mut matches) {
         Ok(cli) => cli,
         Err(err) => std::process::exit(ui::usage::report_clap_error(err)),
     };

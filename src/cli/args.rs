@@ -11,7 +11,7 @@ use crate::model::batch::Rate;
 
 #[derive(Debug, Args)]
 pub struct DiagnoseArgs {
-    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
+    /// Deployment id: a UUID or a unique prefix (4+ hex digits).
     pub deployment: String,
 
     /// How many of the latest events the table shows (JSON has them all).
@@ -31,25 +31,31 @@ pub enum ExpectedPath {
 
 #[derive(Debug, Args)]
 pub struct FailSafelyArgs {
-    /// Deployment id: a full UUID or a unique prefix of at least 4 hex digits.
+    /// Deployment id: a UUID or a unique prefix (4+ hex digits).
     #[arg(
         required_unless_present_any = ["from", "apply"],
         conflicts_with_all = ["from", "apply"]
     )]
     pub deployment: Option<String>,
 
-    /// A batch: the deployment ids in FILE (- for stdin), one per line, or
+    /// A batch: the deployment ids in FILE (- for stdin). One per line, or
     /// the JSON of `stuck -o json`. One plan, one confirmation (type the
     /// number of deployments), then each in its own guarded transaction.
     #[arg(long, value_name = "FILE")]
     pub from: Option<std::path::PathBuf>,
 
     /// With --from: go on after a deployment is refused or fails.
-    #[arg(long, requires = "from")]
+    #[arg(long, requires = "from", hide_short_help = true)]
     pub keep_going: bool,
 
     /// With --from: refuse a batch of more deployments than this.
-    #[arg(long, default_value_t = 50, value_name = "N", requires = "from")]
+    #[arg(
+        long,
+        default_value_t = 50,
+        value_name = "N",
+        requires = "from",
+        hide_short_help = true
+    )]
     pub max: usize,
 
     /// The ticket and the reason, stored verbatim in the event.
@@ -124,25 +130,26 @@ pub struct FailSafelyArgs {
     pub expect_fingerprint: Option<String>,
 
     /// Replay key; default: derived from the deployment and the reason.
-    #[arg(long, value_name = "KEY")]
+    #[arg(long, value_name = "KEY", hide_short_help = true)]
     pub idempotency_key: Option<String>,
 
     /// Run the transaction as this role (SET LOCAL ROLE), e.g. the owner.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", hide_short_help = true)]
     pub role: Option<String>,
 
     /// How long to wait for another transaction's row locks.
     #[arg(
         long,
         env = "PUSHLEFT_LOCK_TIMEOUT",
+        hide_short_help = true,
         default_value = "5s",
         value_parser = parse_duration, allow_hyphen_values = true,
         value_name = "DURATION"
     )]
     pub lock_timeout: Duration,
 
-    /// Apply the change although the deployment is not stuck by the
-    /// alerts' definitions (e.g. running and healthy); the audit records it.
+    /// Act on a deployment that is not stuck. Not stuck by the alerts'
+    /// definitions (e.g. running and healthy); the audit records it.
     #[arg(long)]
     pub even_if_not_stuck: bool,
 
@@ -151,6 +158,7 @@ pub struct FailSafelyArgs {
     #[arg(
         long,
         env = "PUSHLEFT_REASON_PATTERN",
+        hide_short_help = true,
         value_parser = reason_pattern,
         value_name = "REGEX"
     )]
@@ -173,6 +181,7 @@ pub struct GuardArgs {
     #[arg(
         long,
         env = "PUSHLEFT_ALLOWED_TRIGGERS",
+        hide_short_help = true,
         value_delimiter = ',',
         value_name = "NAMES"
     )]
@@ -199,21 +208,21 @@ pub struct RegionArgs {
     /// Read every region: each service the service files define
     /// (PGSERVICEFILE or ~/.pg_service.conf, then pg_service.conf), in
     /// parallel; a region column says where each row comes from.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub all_services: bool,
 }
 
 /// `--watch` and `--count`: shared by the views that refresh.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct WatchArgs {
-    /// Refresh every INTERVAL (default 5s): in place on a terminal, with
+    /// Refresh every INTERVAL (default 5s). In place on a terminal, with
     /// changes highlighted; one document per refresh on a pipe (JSON lines
     /// with --output json). Ctrl-C ends it.
     #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "5s", value_parser = parse_duration)]
     pub watch: Option<Duration>,
 
     /// With --watch: stop after N refreshes.
-    #[arg(long, value_name = "N", requires = "watch")]
+    #[arg(long, value_name = "N", requires = "watch", hide_short_help = true)]
     pub count: Option<u64>,
 }
 
@@ -221,7 +230,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, Copy, Args)]
 pub struct StalenessArgs {
     /// A node whose heartbeat is older than this is stale.
-    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    #[arg(long, default_value = "2m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION", hide_short_help = true)]
     pub stale_after: Duration,
 }
 
@@ -264,10 +273,10 @@ pub struct StuckArgs {
     pub for_: Duration,
 
     /// A lease expired longer ago than this counts as orphaned.
-    #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
+    #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION", hide_short_help = true)]
     pub grace: Duration,
 
-    /// Exit 10 when something is found that an operator can act on: a stuck
+    /// Exit 10 when an operator can act on something found. That is a stuck
     /// deployment, or an orphaned lease of a deployment a break-glass path
     /// applies to (a lease only the lease reclaimer can release is shown
     /// but does not count). For cron and monitors.
@@ -284,7 +293,7 @@ pub struct StuckArgs {
     pub status: Option<DeploymentStatusArg>,
 
     /// Only deployments of this org (id or a prefix of it).
-    #[arg(long, value_name = "ORG")]
+    #[arg(long, value_name = "ORG", hide_short_help = true)]
     pub org: Option<String>,
 
     /// Only deployments that wait on this node (by name).
@@ -296,11 +305,11 @@ pub struct StuckArgs {
     pub pool: Option<String>,
 
     /// Only deployments whose break-glass path is this one.
-    #[arg(long, value_enum, value_name = "PATH")]
+    #[arg(long, value_enum, value_name = "PATH", hide_short_help = true)]
     pub path: Option<PathArg>,
 
     /// The order of the rows [default: stuck-for, longest first].
-    #[arg(long, value_enum, value_name = "KEY")]
+    #[arg(long, value_enum, value_name = "KEY", hide_short_help = true)]
     pub sort: Option<SortArg>,
 
     /// Show at most this many rows of each list (JSON says how many were
@@ -311,7 +320,12 @@ pub struct StuckArgs {
     /// Write the metrics (OpenMetrics) to FILE, replacing it atomically,
     /// instead of printing: for node_exporter's textfile collector, from
     /// cron. A failed scan still writes pushleft_scan_success 0.
-    #[arg(long, value_name = "FILE", conflicts_with = "watch")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "watch",
+        hide_short_help = true
+    )]
     pub write: Option<std::path::PathBuf>,
 
     #[command(flatten)]
@@ -364,8 +378,8 @@ pub enum DeploymentStatusArg {
 
 #[derive(Debug, Args)]
 pub struct WaitArgs {
-    /// Deployment ids: full UUIDs or unique prefixes of at least 4 hex
-    /// digits. Several are followed together, one line each.
+    /// Deployment ids: UUIDs or unique prefixes (4+ hex digits). Several
+    /// are followed together, one line each.
     #[arg(
         required_unless_present = "from",
         conflicts_with = "from",
@@ -373,9 +387,8 @@ pub struct WaitArgs {
     )]
     pub deployments: Vec<String>,
 
-    /// The deployment ids in FILE (- for stdin), one per line, or the JSON
-    /// of `stuck -o json` or of `fail-safely --from FILE -o json` (its
-    /// applied and replayed deployments): what a batch wrote.
+    /// The ids in FILE (- for stdin): one per line, or the JSON of `stuck
+    /// -o json` or of `fail-safely --from FILE -o json` (what it wrote).
     #[arg(long, value_name = "FILE")]
     pub from: Option<std::path::PathBuf>,
 

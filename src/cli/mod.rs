@@ -7,10 +7,13 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 mod args;
+mod command;
+pub mod complete;
 mod history;
 mod requests;
 
 pub use args::*;
+pub use command::{Formats, TOPICS, command};
 pub use history::{HistoryArgs, WhenArg, parse_when};
 
 use crate::db::connect::ConnectOptions;
@@ -30,17 +33,54 @@ Exit status:
   5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
   6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
 
-Connecting: --database-url, else DATABASE_URL (or --service NAME); what it
-leaves out comes from the service file, then the libpq variables (PGHOST,
-PGPORT, PGUSER, PGDATABASE, PGSSLMODE, PGSERVICE, ...) and ~/.pgpass, as
-with psql (libpq 15). Check where it lands with `pushleft-controller doctor`.
-
 Examples:
   pushleft-controller doctor
   pushleft-controller stuck
   pushleft-controller diagnose d0000002
-  pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" --dry-run
-  DATABASE_URL='postgresql://ops@db1/control?sslmode=verify-full' pushleft-controller stuck -o json";
+  pushleft-controller fail-safely d0000002 --reason \"INC-4712 lease\" --dry-run
+  DATABASE_URL='postgresql://ops@db1/control' pushleft-controller stuck -o json";
+
+/// `help connection`: how a connection is made (the options follow).
+pub const CONNECTING_HELP: &str = "\
+Where to connect: --database-url, else DATABASE_URL (or --service NAME); what
+it leaves out comes from the service file, then the libpq variables (PGHOST,
+PGPORT, PGUSER, PGDATABASE, PGSSLMODE, PGSERVICE, ...) and ~/.pgpass, as with
+psql (libpq 15). Check where it lands with `pushleft-controller doctor`.
+These options go with any command, before or after its name.";
+
+/// `help output`: the formats and streams (the options follow).
+pub const OUTPUT_HELP: &str = "\
+The result goes to stdout: a table fitted to the screen (COLUMNS, else the
+terminal's width, else 80), the same on a terminal and in a pipe (plain
+there: no colour); JSON only with -o json. Each command's -o lists the
+formats it has (markdown for a ticket, openmetrics for stuck). Messages,
+progress and --show-sql go to stderr. These options go with any command,
+before or after its name.";
+
+/// The version line: the package's version, the commit it was built from
+/// and the build date (`src/build.rs`; "unknown" without git).
+pub const VERSION_LINE: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("PUSHLEFT_COMMIT"),
+    ", built ",
+    env!("PUSHLEFT_BUILD_DATE"),
+    ")"
+);
+
+/// `--version -o json`: the version, the commit and the build date.
+#[derive(Debug, serde::Serialize)]
+pub struct VersionDocument {
+    pub version: &'static str,
+    pub commit: &'static str,
+    pub date: &'static str,
+}
+
+pub const VERSION: VersionDocument = VersionDocument {
+    version: env!("CARGO_PKG_VERSION"),
+    commit: env!("PUSHLEFT_COMMIT"),
+    date: env!("PUSHLEFT_BUILD_DATE"),
+};
 
 /// The break-glass CLI for stuck deployments of the control plane.
 ///
@@ -51,7 +91,7 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(
     name = "pushleft-controller",
-    version,
+    version = VERSION_LINE,
     propagate_version = true,
     after_help = AFTER_HELP,
     max_term_width = 100,
@@ -87,8 +127,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "URL", help_heading = CONNECTION)]
     pub database_url: Option<String>,
 
-    /// Output format. Default: table on a terminal (fitted to its width;
-    /// wide: every column), json otherwise.
+    /// Output format. Default: table, on a terminal and in a pipe alike
+    /// (fitted to the width; wide: every column); json only when asked.
     #[arg(
         long,
         short = 'o',
@@ -118,6 +158,12 @@ pub struct GlobalArgs {
     /// through PAGER (default `less -FRX`) unless this is given.
     #[arg(long, global = true, help_heading = OUTPUT)]
     pub no_pager: bool,
+
+    /// Every SQL statement as sent, in order, with its parameters, on
+    /// stderr (each line prefixed `sql> `): to hold the tool against the
+    /// runbook. Never a password, never a result.
+    #[arg(long, global = true, help_heading = OUTPUT)]
+    pub show_sql: bool,
 
     /// The connection service to use: a section of ~/.pg_service.conf
     /// (PGSERVICEFILE) or pg_service.conf (PGSYSCONFDIR), as service=
@@ -228,16 +274,13 @@ pub enum Command {
     #[command(
         name = "fail-safely",
         after_help = "Examples:
-  pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\" --dry-run
-  pushleft-controller fail-safely d0000001 --reason \"INC-4711 stuck queued since 02:10\"
-  pushleft-controller fail-safely d0000002 --reason \"INC-4712 orphaned build lease\" \\
-      --yes --expect-path teardown_requested --expect-fingerprint 3f2a... --output json
-  pushleft-controller fail-safely d0000005 --reason \"INC-4713 retire blog\" --even-if-not-stuck
+  pushleft-controller fail-safely d0000001 --reason \"INC-4711 queued\" --dry-run
+  pushleft-controller fail-safely d0000001 --reason \"INC-4711 queued\"
+  pushleft-controller fail-safely d0000002 --reason \"INC-4712\" --yes -o json
+  pushleft-controller fail-safely d0000005 --reason \"INC-9\" --even-if-not-stuck
   pushleft-controller stuck --node edge-07 --output json > batch.json
-  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\" --rate 2/s
-  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07 died\" \\
-      --plan-out plan.json --output markdown     # for the ticket; writes nothing
-  pushleft-controller fail-safely --apply plan.json     # by someone else"
+  pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07\"
+  pushleft-controller fail-safely --apply plan.json     # a plan made with --plan-out"
     )]
     FailSafely(FailSafelyArgs),
 
@@ -266,7 +309,7 @@ pub enum Command {
   pushleft-controller stuck --group-by node
   pushleft-controller stuck --node edge-07 --limit 20
   pushleft-controller stuck --output openmetrics
-  pushleft-controller stuck --write /var/lib/node_exporter/textfile/pushleft.prom")]
+  pushleft-controller stuck --write /var/lib/node_exporter/pushleft.prom")]
     Stuck(StuckArgs),
 
     /// Follow a deployment until the runbook's Verification holds.
@@ -300,11 +343,11 @@ pub enum Command {
     /// runs CMD) with DATABASE_URL and PG* pointing at it. When the shell
     /// or CMD ends, the server and its files are gone.
     #[command(after_help = "Examples:
-  pushleft-controller sandbox                      # a shell pointed at the sandbox
+  pushleft-controller sandbox                 # a shell pointed at the sandbox
   pushleft-controller sandbox -- pushleft-controller diagnose d0000001
-  pushleft-controller sandbox -- psql -c 'select status, count(*) from deployments group by 1'
-  pushleft-controller sandbox --keep               # leave it running, print how to stop it
-  pushleft-controller sandbox --simulate           # the control plane runs: watch teardowns complete")]
+  pushleft-controller sandbox -- psql -c 'select status from deployments'
+  pushleft-controller sandbox --keep          # leave it running
+  pushleft-controller sandbox --simulate      # the control plane runs too")]
     Sandbox(SandboxArgs),
 
     /// Check the connection, the server and the schema this tool expects.
@@ -321,8 +364,8 @@ pub enum Command {
     #[command(after_help = "Examples:
   pushleft-controller doctor
   pushleft-controller doctor --role deploy_owner
-  PGSSLMODE=verify-full PGSSLROOTCERT=~/ca.pem PGHOST=db1 pushleft-controller doctor
-  pushleft-controller doctor --output json | jq '.checks[] | select(.status != \"ok\")'")]
+  PGSSLMODE=verify-full PGHOST=db1 pushleft-controller doctor
+  pushleft-controller doctor -o json | jq '.checks[] | select(.status != \"ok\")'")]
     Doctor(DoctorArgs),
 
     /// Write shell completions and man pages (for packagers and CI).

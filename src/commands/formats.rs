@@ -28,6 +28,15 @@ const COMMANDS: &[(&str, &[OutputFormat])] = &[
     ("generate", PLAIN),
 ];
 
+/// The formats of the command `--help` names `name` (`fleet list`); a
+/// command not in the table (a help topic) has the plain ones.
+pub fn of(name: &str) -> &'static [OutputFormat] {
+    COMMANDS
+        .iter()
+        .find(|(c, _)| *c == name)
+        .map_or(PLAIN, |(_, formats)| formats)
+}
+
 fn name(command: &Command) -> &'static str {
     match command {
         Command::Diagnose(_) => "diagnose",

@@ -9,6 +9,7 @@ pub mod fleet;
 mod formats;
 pub mod generate;
 pub mod history;
+mod line;
 pub mod regions;
 pub mod sandbox;
 pub mod stuck;
@@ -27,6 +28,7 @@ use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output, report::Report};
+pub use line::{command, help_topic, wants_json_version};
 
 /// What every command gets: the global options and how to render.
 pub struct Context {
@@ -38,6 +40,9 @@ impl Context {
     pub fn new(global: GlobalArgs) -> Context {
         if global.no_pager {
             ui::pager::disable();
+        }
+        if global.show_sql {
+            db::sql::trace::install(ui::show_sql::show);
         }
         Context {
             output: Output::detect(global.output, global.color, !global.no_headers),

@@ -4,6 +4,7 @@
 //! parameters only; rows come back as `model` types.
 
 pub mod columns;
+pub mod complete;
 pub mod connect;
 pub mod deployment_id;
 pub mod doctor;

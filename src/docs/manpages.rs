@@ -10,10 +10,8 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use clap::CommandFactory;
 
 use super::json;
-use crate::cli::Cli;
 
 /// How a connection is made: on the main page and on doctor's.
 const CONNECTING: &str = include_str!("../../man/src/connecting.roff");
@@ -29,8 +27,10 @@ const FAIL_SAFELY_REFUSALS: &str = include_str!("../../man/src/fail-safely-refus
 
 /// Writes pushleft-controller.1 and one page per visible subcommand
 /// (nested ones too: pushleft-controller-fleet-list.1).
-pub fn write(dir: &Path) -> Result<()> {
-    let mut root = Cli::command();
+/// `root` is the whole command line (`commands::command`: the clap
+/// definition with each command's formats).
+pub fn write(dir: &Path, root: clap::Command) -> Result<()> {
+    let mut root = root;
     // Propagates the version and the global options to the subcommands,
     // and names them `pushleft-controller-diagnose` and so on.
     root.build();

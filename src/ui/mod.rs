@@ -23,6 +23,7 @@ pub mod plan;
 pub mod prompt;
 pub mod report;
 pub mod sanitize;
+pub mod show_sql;
 pub mod stuck;
 pub mod table;
 pub mod target;

@@ -84,11 +84,9 @@ pub fn screen_width() -> usize {
 impl Output {
     pub fn detect(requested: Option<OutputFormat>, color: ColorChoice, headers: bool) -> Output {
         let interactive = io::stdout().is_terminal();
-        let format = requested.unwrap_or(if interactive {
-            OutputFormat::Table
-        } else {
-            OutputFormat::Json
-        });
+        // The same table on a terminal and in a pipe (plain there: no
+        // colour); JSON only when asked for (README, "Output and exit codes").
+        let format = requested.unwrap_or(OutputFormat::Table);
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Output {
             format,

@@ -1,8 +1,6 @@
 //! A command line clap cannot parse: clap's own words on stderr, and with
-//! JSON output (asked for, or the default off a terminal) the error
+//! JSON output (`--output json`) the error
 //! document on stdout too, kind `bad_input`, exit 2.
-
-use std::io::IsTerminal;
 
 use clap::error::ErrorKind as ClapKind;
 
@@ -10,17 +8,14 @@ use super::failure::ErrorBody;
 use super::output::{OutputFormat, print_json};
 use crate::exit::{ErrorKind, ExitCode};
 
-/// Whether the output will be JSON: `--output json`, or no `--output` and
-/// stdout is not a terminal.
+/// Whether the output will be JSON: only with `--output json` (a pipe
+/// gets the same table as a terminal).
 pub fn json_output(requested: Option<OutputFormat>) -> bool {
-    match requested {
-        Some(format) => format == OutputFormat::Json,
-        None => !std::io::stdout().is_terminal(),
-    }
+    requested == Some(OutputFormat::Json)
 }
 
 /// What the raw arguments ask of `--output`, for a line that did not parse.
-fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
+pub fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
     let mut requested = None;
     for (i, arg) in args.iter().enumerate() {
         let value = match arg.as_str() {

@@ -181,13 +181,19 @@ fn committed_completions_and_man_pages_are_current() {
 
 /// What bash offers for the words typed so far.
 fn bash_complete(words: &[&str]) -> Vec<String> {
+    bash_complete_with(&[], words)
+}
+
+/// What bash offers for the words typed so far, with `env` set: the
+/// committed script, which asks the binary on PATH (the one under test).
+pub fn bash_complete_with(env: &[(&str, &str)], words: &[&str]) -> Vec<String> {
     let script = format!(
         "source '{}'\n\
          COMP_WORDS=({})\n\
          COMP_CWORD={}\n\
          COMP_LINE=\"${{COMP_WORDS[*]}}\"\n\
          COMP_POINT=${{#COMP_LINE}}\n\
-         _pushleft__controller pushleft-controller '{}' '{}'\n\
+         _clap_complete_pushleft_controller pushleft-controller '{}' '{}'\n\
          printf '%s\\n' \"${{COMPREPLY[@]}}\"",
         repo()
             .join("completions/pushleft-controller.bash")
@@ -201,8 +207,19 @@ fn bash_complete(words: &[&str]) -> Vec<String> {
         words[words.len() - 1],
         words[words.len().saturating_sub(2)],
     );
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_pushleft-controller"))
+        .parent()
+        .expect("the binary's directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let output = Command::new("bash")
         .args(["--norc", "--noprofile", "-c", &script])
+        .env("PATH", path)
+        .env_remove("DATABASE_URL")
+        .envs(env.iter().copied())
         .output()
         .expect("running bash (needed for this test)");
     assert!(
@@ -227,8 +244,7 @@ fn bash_completes_subcommands_and_flags_with_the_committed_file() {
     );
     let fleet = bash_complete(&["pushleft-controller", "fleet", "l"]);
     assert_eq!(fleet, ["list"]);
-    // Options of a subcommand (clap-rs/clap#6421, worked around in
-    // `generate`).
+    // Options of a subcommand.
     let doctor = bash_complete(&["pushleft-controller", "doctor", "--"]);
     assert!(doctor.contains(&"--role".to_string()), "{doctor:?}");
 }

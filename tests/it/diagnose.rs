@@ -268,10 +268,10 @@ fn exit_codes_for_ids() {
         "{}",
         run.stderr
     );
-    let run = db.run(&["diagnose", &Uuid::from_u128(7).to_string()]);
+    let run = db.run(&["diagnose", &Uuid::from_u128(7).to_string(), "-o", "json"]);
     run.assert_code(3);
     assert!(run.stderr.contains("does not exist"), "{}", run.stderr);
-    // Not a terminal, so JSON: the failure is the error document.
+    // With -o json the failure is the error document.
     let error = &run.json()["error"];
     assert_eq!(error["exit_code"], 3);
     assert_eq!(error["kind"], "not_found");

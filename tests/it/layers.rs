@@ -51,12 +51,13 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The top-level module a file belongs to (`None`: lib.rs and main.rs).
+/// The top-level module a file belongs to (`None`: lib.rs, main.rs and
+/// build.rs, the build script, which is no module of the crate).
 fn module_of(file: &Path) -> Option<String> {
     let relative = file.strip_prefix(src()).expect("under src/");
     let first = relative.components().next()?.as_os_str().to_string_lossy();
     let name = first.trim_end_matches(".rs").to_string();
-    (name != "lib" && name != "main").then_some(name)
+    (!["lib", "main", "build"].contains(&name.as_str())).then_some(name)
 }
 
 /// Every top-level module a source text names through `crate::`, including

@@ -21,6 +21,7 @@ mod fail_safely;
 mod faults;
 mod fleet;
 mod guard;
+mod habits;
 mod history;
 mod json_docs;
 mod json_errors;

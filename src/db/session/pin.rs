@@ -37,6 +37,7 @@ impl Pinned<'_> {
     /// Runs a script (several statements, no parameters) in the
     /// transaction.
     pub fn batch_execute(&mut self, script: &str) -> Result<(), DbError> {
+        sql::trace::script(None, script);
         Ok(self.client.batch_execute(script)?)
     }
 
@@ -44,6 +45,7 @@ impl Pinned<'_> {
     /// round trip) and returns every row and command completion they
     /// sent, in order.
     pub fn simple_query(&mut self, script: &str) -> Result<Vec<SimpleQueryMessage>, DbError> {
+        sql::trace::script(None, script);
         Ok(self.client.simple_query(script)?)
     }
 
@@ -53,6 +55,7 @@ impl Pinned<'_> {
     /// is rolled back.
     pub fn end_with(mut self, script: &str) -> Result<Vec<SimpleQueryMessage>, DbError> {
         self.done = true;
+        sql::trace::script(None, script);
         let result = self.client.simple_query(script);
         if result.is_err() {
             let _ = self.client.batch_execute("ROLLBACK");
@@ -62,11 +65,13 @@ impl Pinned<'_> {
 
     pub fn commit(mut self) -> Result<(), DbError> {
         self.done = true;
+        sql::trace::script(None, "COMMIT");
         Ok(self.client.batch_execute("COMMIT")?)
     }
 
     pub fn rollback(mut self) -> Result<(), DbError> {
         self.done = true;
+        sql::trace::script(None, "ROLLBACK");
         Ok(self.client.batch_execute("ROLLBACK")?)
     }
 }
@@ -77,6 +82,7 @@ impl Drop for Pinned<'_> {
             // On an error path: the error that got us here is what the
             // operator needs; a failed ROLLBACK (connection gone) changes
             // nothing, the server rolls back an abandoned transaction.
+            sql::trace::script(None, "ROLLBACK");
             let _ = self.client.batch_execute("ROLLBACK");
         }
     }
@@ -138,6 +144,7 @@ pub fn begin_then<'a>(
         return Err(exit::refused(why));
     }
     verify(&pinned.in_force)?;
+    sql::trace::script(None, script);
     match pinned.client.simple_query(script) {
         Ok(messages) => Ok((pinned, messages)),
         Err(err) if fresh && pooled(&err) => Err(refusal_for_begin(err, true)),
@@ -163,7 +170,9 @@ fn open<'a>(
     timeouts: &Timeouts,
     fresh: bool,
 ) -> Result<Pinned<'a>> {
-    let messages = match client.simple_query(&terms.begin_script(timeouts)) {
+    let script = terms.begin_script(timeouts);
+    sql::trace::script(Some(sql::session::BEGIN.path), &script);
+    let messages = match client.simple_query(&script) {
         Ok(messages) => messages,
         Err(err) => {
             // The transaction may be open and aborted; end it before
@@ -294,6 +303,7 @@ pub fn session_attrs(client: &mut Client, timeouts: &Timeouts) -> Result<(bool, 
         ":statement_timeout_ms",
         &timeouts.statement.as_millis().max(1).to_string(),
     );
+    sql::trace::script(Some(sql::connect::SESSION_ATTRS.path), &script);
     let messages = client
         .simple_query(&script)
         .map_err(DbError::from)

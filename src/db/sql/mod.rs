@@ -23,6 +23,7 @@
 
 mod conn;
 mod schema;
+pub mod trace;
 pub use conn::Conn;
 pub use schema::Schema;
 
@@ -145,9 +146,9 @@ impl Statement {
         schema: &Schema,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Rows<'c>, DbError> {
-        let rows = client
-            .client()
-            .query_typed_raw(&self.sql(schema), self.typed(values))?;
+        let (text, typed) = (self.sql(schema), self.typed(values));
+        trace::statement(self.path, &text, &typed);
+        let rows = client.client().query_typed_raw(&text, typed)?;
         Ok(rows.map_err(DbError::from as fn(postgres::Error) -> DbError))
     }
 
@@ -179,7 +180,9 @@ impl Statement {
         text: &str,
         values: &[&(dyn postgres::types::ToSql + Sync)],
     ) -> Result<Vec<postgres::Row>, DbError> {
-        Ok(client.client().query_typed(text, &self.typed(values))?)
+        let typed = self.typed(values);
+        trace::statement(self.path, text, &typed);
+        Ok(client.client().query_typed(text, &typed)?)
     }
 }
 
@@ -256,6 +259,7 @@ macro_rules! file {
 
 // The registry's modules, one file each, mirroring `sql/` (after the
 // macro, which they use).
+pub mod complete;
 pub mod connect;
 pub mod diagnose;
 pub mod doctor;
@@ -308,6 +312,7 @@ pub const ALL: &[&Statement] = &[
     &history::OPERATOR_ACTIONS,
     &schema_check::CHECK,
     &connect::SESSION_ATTRS,
+    &complete::CANDIDATES,
     &doctor::FACTS,
     &doctor::SAVEPOINT,
     &doctor::RELEASE_ROLE,

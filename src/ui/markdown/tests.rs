@@ -4,7 +4,10 @@ use super::*;
 fn database_text_cannot_break_a_table_or_open_a_span() {
     assert_eq!(escape("a|b `x` <img> *y*"), r"a\|b \`x\` &lt;img&gt; \*y\*");
     assert_eq!(escape("line\nnext\u{1b}[2J"), r"line\\nnext\\u{1b}\[2J");
-    let t = table(&["a", "b"], &[vec!["x|y".to_string().into(), "`z`".to_string().into()]]);
+    let t = table(
+        &["a", "b"],
+        &[vec!["x|y".to_string().into(), "`z`".to_string().into()]],
+    );
     assert_eq!(t.lines().nth(2), Some(r"| x\|y | \`z\` |"));
 }
 

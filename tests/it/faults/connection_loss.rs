@@ -36,7 +36,7 @@ fn assert_lost(label: &str, run: &Run, rerun: &str) {
             run.stderr
         );
     }
-    // No result: the error document (off a terminal, output is JSON).
+    // No result: the error document (every run here asks for -o json).
     let error = &run.json()["error"];
     assert_eq!(error["kind"], "connection_lost", "{label}: {}", run.stdout);
     assert_eq!(error["exit_code"], run.code, "{label}");
@@ -56,6 +56,8 @@ fn fail_safely_terminated_while_waiting_for_the_row_lock() {
         "--yes",
         "--lock-timeout",
         "60s",
+        "-o",
+        "json",
     ]);
     let child = cmd.spawn().unwrap();
     let mut admin = db.client();

@@ -114,7 +114,14 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
         &["--yes", "--role", "postgres"],
     ] {
         let args = [
-            &["fail-safely", "d0000001", "--reason", "INC-8 on a standby"][..],
+            &[
+                "fail-safely",
+                "d0000001",
+                "--reason",
+                "INC-8 on a standby",
+                "-o",
+                "json",
+            ][..],
             extra,
         ]
         .concat();
@@ -133,7 +140,7 @@ fn diagnose_reads_a_standby_and_fail_safely_refuses_there() {
                 refused.stderr
             );
         }
-        // No result on stdout: the error document (JSON off a terminal).
+        // No result on stdout: the error document (with -o json).
         assert_eq!(refused.json()["error"]["kind"], "refused");
         // The primary is named, from the standby's primary_conninfo.
         let primary_socket = primary.socket_dir().display().to_string();
