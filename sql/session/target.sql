@@ -3,15 +3,16 @@
 -- reaches it, and another for every other cluster), this database's name
 -- and OID (another database of the same cluster, a copy restored under
 -- another name, has another OID), who the server says the session is,
--- whether it is a standby, and the server's now() (a plan's created_at,
--- and the clock its expiry is judged by). Catalogs only; no password, no
--- URL.
+-- whether it is a standby, and the server's now() in milliseconds since
+-- the epoch (a plan's created_at, and the clock its expiry is judged by).
+-- Catalogs only; no password, no URL. Sent in the transaction's first
+-- message (one round trip), so every column is text.
 SELECT s.system_identifier::text AS system_identifier,
        d.oid::int8 AS database_oid,
        current_database()::text AS database,
        session_user::text AS session_user,
        pg_is_in_recovery() AS in_recovery,
-       now() AS at
+       (EXTRACT(EPOCH FROM now()) * 1000)::int8::text AS at_ms
 FROM pg_control_system() s
 CROSS JOIN pg_catalog.pg_database d
 WHERE d.datname = current_database()

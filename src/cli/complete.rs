@@ -25,7 +25,9 @@ pub fn attach(cmd: Command) -> Command {
         .mut_subcommand("diagnose", |c| {
             c.mut_arg("deployment", |a| a.add(deployment()))
         })
-        .mut_subcommand("wait", |c| c.mut_arg("deployment", |a| a.add(deployment())))
+        .mut_subcommand("wait", |c| {
+            c.mut_arg("deployments", |a| a.add(deployment()))
+        })
         .mut_subcommand("fail-safely", |c| {
             c.mut_arg("deployment", |a| a.add(deployment()))
         })

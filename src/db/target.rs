@@ -1,7 +1,8 @@
 //! Where this session writes (`model::target::WriteTarget`), read once per
-//! session in one pinned read-only transaction of one statement
-//! (`sql/session/target.sql`): the server's own word for the cluster, the
-//! database and the user, with the address the client dialled.
+//! session in one pinned read-only transaction of one statement, all in
+//! one round trip (`sql/session/target.sql`): the server's own word for
+//! the cluster, the database and the user, with the address the client
+//! dialled.
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
@@ -18,26 +19,38 @@ pub fn read(
     reached: &Reached,
     region: Option<String>,
 ) -> Result<(WriteTarget, DateTime<Utc>)> {
-    let row = session
-        .read(|tx| sql::session::TARGET.query_catalog_one(tx, &[]))
+    let rows = session
+        .read_in_one_message(sql::session::TARGET.text)
         .context("reading where this session writes (sql/session/target.sql)")?;
-    let oid: i64 = row.get("database_oid");
+    let row = rows
+        .first()
+        .context("sql/session/target.sql returned no row")?;
+    let text = |name: &str| -> Result<String> {
+        Ok(row
+            .try_get(name)?
+            .with_context(|| format!("sql/session/target.sql: {name} is NULL"))?
+            .to_string())
+    };
+    let at_ms: i64 = text("at_ms")?.parse().context("the server's now()")?;
     let target = WriteTarget {
         transport: reached.transport,
         address: reached.address.clone(),
         host: reached.host.clone(),
         socket: reached.socket.clone(),
         port: reached.port,
-        database: row.get("database"),
-        user: row.get("session_user"),
+        database: text("database")?,
+        user: text("session_user")?,
         region,
-        role: if row.get::<_, bool>("in_recovery") {
+        role: if text("in_recovery")? == "t" {
             ServerRole::Standby
         } else {
             ServerRole::Primary
         },
-        system_identifier: row.get("system_identifier"),
-        database_oid: u32::try_from(oid).context("a database OID out of range")?,
+        system_identifier: text("system_identifier")?,
+        database_oid: text("database_oid")?
+            .parse()
+            .context("a database OID out of range")?,
     };
-    Ok((target, row.get("at")))
+    let at = DateTime::from_timestamp_millis(at_ms).context("the server's now() out of range")?;
+    Ok((target, at))
 }

@@ -13,10 +13,12 @@ use pushleft_controller::testing::round_trips::{CountingProxy, Flights};
 use crate::clock::rebase_to_now;
 use crate::support::{self, Run, TestDb, scenario, strand_on_edge_07};
 
-/// fail-safely of one deployment given by its full id, fresh session.
-const FAIL_SAFELY_DRY_RUN: u32 = 6;
-const FAIL_SAFELY_WRITE: u32 = 7;
-const FAIL_SAFELY_REPLAY: u32 = 7;
+/// fail-safely of one deployment given by its full id, fresh session: the
+/// one-message read of where it writes (README, "Two-person break-glass"),
+/// then the guarded transaction's six (seven with a write's COMMIT).
+const FAIL_SAFELY_DRY_RUN: u32 = 7;
+const FAIL_SAFELY_WRITE: u32 = 8;
+const FAIL_SAFELY_REPLAY: u32 = 8;
 const DOCTOR: u32 = 5;
 /// Per deployment of a batch, beyond the first: planning (`--dry-run`)
 /// and applying (`--yes`).

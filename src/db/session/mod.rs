@@ -104,6 +104,13 @@ impl Session {
         begin_unchecked(&mut self.client, terms, &timeouts, fresh)
     }
 
+    /// [`pin::read_in_one_message`] on this session: catalog reads without
+    /// parameters in one pinned snapshot, in one round trip.
+    pub fn read_in_one_message(&mut self, script: &str) -> Result<Vec<postgres::SimpleQueryRow>> {
+        let timeouts = self.timeouts;
+        pin::read_in_one_message(&mut self.client, &timeouts, script)
+    }
+
     /// Runs `read` in one read-only snapshot, then ends it (nothing was
     /// written: ending it either way is the same).
     ///

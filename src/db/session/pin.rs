@@ -211,6 +211,48 @@ fn open<'a>(
     Ok(pinned)
 }
 
+/// A read-only snapshot in ONE round trip: the transaction's first
+/// message, `script` (catalog reads without parameters, run after the
+/// pinning statements of the same message) and its COMMIT, in one message.
+/// What was in force is checked after it, as for every transaction; the
+/// rows `script` returned come back. It cannot tell statement pooling
+/// (the transaction does not outlive its message): the session stays
+/// fresh for the transaction after it, which does.
+pub fn read_in_one_message(
+    client: &mut Client,
+    timeouts: &Timeouts,
+    script: &str,
+) -> Result<Vec<postgres::SimpleQueryRow>> {
+    let terms = Terms::Snapshot;
+    let whole = format!("{};\n{script};\nCOMMIT", terms.begin_script(timeouts));
+    sql::trace::script(Some(sql::session::BEGIN.path), &whole);
+    let messages = client.simple_query(&whole).map_err(|err| {
+        let _ = client.batch_execute("ROLLBACK");
+        refusal_for_begin(err, false)
+    })?;
+    let mut in_force = HashMap::new();
+    let mut rows = Vec::new();
+    for message in messages {
+        if let SimpleQueryMessage::Row(row) = message {
+            if row.len() == 3 && row.columns()[0].name() == "name" {
+                let field = |i: usize| row.try_get(i).ok().flatten().unwrap_or("").to_string();
+                let setting = Setting {
+                    value: field(1),
+                    source: field(2),
+                };
+                in_force.insert(field(0), setting);
+            } else if row.columns()[0].name() != "set_config" {
+                rows.push(row);
+            }
+        }
+    }
+    let in_force = InForce(in_force);
+    if let Some(why) = in_force.mismatch(terms, timeouts) {
+        return Err(exit::refused(why));
+    }
+    Ok(rows)
+}
+
 /// Why the first message of a transaction or the empty one after it
 /// failed, in words that say what to do: statement pooling, triggers that
 /// cannot be made to fire; any other error as it is. `fresh`: the
