@@ -15,14 +15,17 @@ fn main() {
             let _ = ui::print_json(&cli::VERSION);
             std::process::exit(0)
         }
-        Err(err) => std::process::exit(ui::usage::report_clap_error(err)),
+        Err(err) => {
+            let instead = commands::misplaced_option(&err);
+            std::process::exit(ui::usage::report_clap_error(err, instead))
+        }
     };
     if let Some(code) = commands::help_topic(&matches) {
         std::process::exit(code);
     }
     let cli = match Cli::from_arg_matches_mut(&mut matches) {
         Ok(cli) => cli,
-        Err(err) => std::process::exit(ui::usage::report_clap_error(err)),
+        Err(err) => std::process::exit(ui::usage::report_clap_error(err, None)),
     };
     let json = ui::usage::json_output(cli.global.output);
     let code = match pushleft_controller::run(cli) {

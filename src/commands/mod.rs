@@ -28,7 +28,7 @@ use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode, Lost};
 use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output, report::Report};
-pub use line::{command, help_topic, wants_json_version};
+pub use line::{command, help_topic, misplaced_option, wants_json_version};
 
 /// What every command gets: the global options and how to render.
 pub struct Context {

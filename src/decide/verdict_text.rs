@@ -97,18 +97,19 @@ pub fn explain(a: &Assessment, evidence: &[Evidence]) -> (String, String) {
             dispatched_text(evidence),
         ),
         BreakGlassPath::None => {
-            let why = nothing_to_do(status, a.dispatched);
+            let why = nothing_to_do(status, a.dispatched, a.s.deployment.id);
             (format!("nothing to do: {why}"), why)
         }
     }
 }
 
-fn nothing_to_do(status: &DeploymentStatus, dispatched: bool) -> String {
+fn nothing_to_do(status: &DeploymentStatus, dispatched: bool, id: uuid::Uuid) -> String {
     match status {
         DeploymentStatus::Failed => "it is already failed".to_string(),
-        DeploymentStatus::TeardownQueued => {
-            "its teardown is already queued; follow it with `wait`".to_string()
-        }
+        DeploymentStatus::TeardownQueued => format!(
+            "its teardown is already queued; follow it with `{}`",
+            crate::model::NextCommand::wait(id)
+        ),
         DeploymentStatus::Destroyed => "it is already destroyed".to_string(),
         DeploymentStatus::Unknown(text) => {
             format!("its status `{text}` is unknown to this tool")

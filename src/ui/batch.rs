@@ -13,6 +13,16 @@ use crate::exit::ExitCode;
 use crate::model::batch::{BatchItem, BatchReport, RateKept};
 use crate::model::target::WriteTarget;
 
+/// An error of several lines (a prefix's candidates, say) as one line: its
+/// lines joined with "; ", so the screen shows them, not a literal `\n`.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// What the plan says of one deployment, in one line.
 fn plan_line(item: &BatchItem) -> String {
     let short: String = item.deployment.chars().take(8).collect();
@@ -29,7 +39,7 @@ fn plan_line(item: &BatchItem) -> String {
             o.new_status,
             o.path.as_str()
         ),
-        (None, Some(error)) => format!("  {short}  WILL NOT RUN: {}", visible(error)),
+        (None, Some(error)) => format!("  {short}  WILL NOT RUN: {}", visible(&one_line(error))),
         (None, None) => format!("  {short}  ?"),
     }
 }
@@ -174,7 +184,7 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         let result = item.result.as_str();
         let what = match (&item.outcome, &item.error) {
             (Some(o), _) => format!("{result} {}", o.path.as_str()),
-            (None, Some(e)) => format!("{result}: {}", visible(e)),
+            (None, Some(e)) => format!("{result}: {}", visible(&one_line(e))),
             (None, None) => result.to_string(),
         };
         lines.push(format!("  {short}  {what}"));

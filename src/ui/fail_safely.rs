@@ -195,7 +195,15 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         "  ",
         "    ",
     ));
-    if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
+    if not_written {
+        // What it would append, as the interactive plan shows it.
+        lines.extend(wrap(
+            &visible(&o.event.payload.to_string()),
+            out.width,
+            "  payload ",
+            "    ",
+        ));
+    } else if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
         lines.extend(wrap(&visible(reason), out.width, "  reason: ", "    "));
     }
     lines.push(stuck_line(out, o));

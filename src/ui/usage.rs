@@ -42,15 +42,23 @@ struct UsageDocument {
 
 /// Reports clap's error and returns the exit status (help and version are
 /// not errors).
-pub fn report_clap_error(err: clap::Error) -> i32 {
+/// `instead`: our own sentence for the error (an option of another
+/// command), shown in place of clap's.
+pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
     let quiet = matches!(err.kind(), ClapKind::DisplayHelp | ClapKind::DisplayVersion);
-    let _ = err.print();
     if quiet {
+        let _ = err.print();
         return err.exit_code();
+    }
+    match &instead {
+        Some(sentence) => super::note(&format!("error: {sentence}")),
+        None => {
+            let _ = err.print();
+        }
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     if json_output(requested_in_args(&args)) {
-        let rendered = err.render().to_string();
+        let rendered = instead.unwrap_or_else(|| err.render().to_string());
         let message = rendered
             .split("\n\n")
             .next()

@@ -255,3 +255,27 @@ fn on_a_terminal_the_operator_types_the_number_of_deployments() {
         "{status}"
     );
 }
+
+#[test]
+fn an_ambiguous_prefix_in_a_batch_reads_as_one_line() {
+    let db = TestDb::scenarios();
+    let file = batch_file(&["d000000".to_string()]);
+    let run = db.run(&[
+        "fail-safely",
+        "--from",
+        file.path().to_str().unwrap(),
+        "--reason",
+        "INC-7 edge-07 died",
+        "--dry-run",
+        "--keep-going",
+        "-o",
+        "table",
+    ]);
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.contains("d000000 "))
+        .unwrap_or_else(|| panic!("a line for the prefix: {}", run.stdout));
+    assert!(!run.stdout.contains("\\n"), "a literal \\n: {}", run.stdout);
+    assert!(line.contains("; "), "the candidates on one line: {line}");
+}

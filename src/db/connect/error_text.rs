@@ -118,6 +118,21 @@ impl Settings {
                  ssl on the server, or (on a trusted network only) use sslmode=prefer.",
                 self.ssl_mode
             )
+        } else if text.contains("bytes remaining on stream")
+            || text.contains("unexpected message from server")
+        {
+            // What answered is not PostgreSQL (an HTTP server, say): psql's
+            // words for it, by sslmode.
+            let psql = if self.ssl_mode.as_str() == "disable" {
+                "expected authentication request from server, but received something else"
+            } else {
+                "received invalid response to SSL negotiation"
+            };
+            format!(
+                "{psql}: what listens there does not speak PostgreSQL's protocol (an HTTP \
+                 server or another service on that port?). Next step: check the host and port \
+                 (PostgreSQL's default is 5432), then `pushleft-controller doctor`."
+            )
         } else if text.contains("password missing") {
             "the server asks for a password and none was given. Next step: put it in \
              ~/.pgpass (mode 0600) or PGPASSWORD."

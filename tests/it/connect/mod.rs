@@ -18,6 +18,7 @@ use rcgen::{
 
 use crate::support::{Run, TestDb};
 
+mod not_postgres;
 mod passwords;
 mod pgpass;
 mod precedence;
