@@ -62,14 +62,15 @@ pub struct FailSafelyArgs {
     #[arg(long, value_name = "TEXT", required_unless_present = "apply")]
     pub reason: Option<String>,
 
-    /// Decide under the locks exactly as a dry run does, write nothing to
-    /// the database, and write the plan to FILE (JSON): for review in the
-    /// ticket, then `--apply FILE` by someone else.
+    /// Write a plan to FILE for review; nothing is written to the database.
+    /// It decides under the locks exactly as a dry run does and writes the
+    /// plan (JSON) for the ticket, then `--apply FILE` by someone else.
     #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
     pub plan_out: Option<std::path::PathBuf>,
 
     /// With --plan-out: how long the plan may be applied.
     #[arg(
+        hide_short_help = true,
         long,
         default_value = "1h",
         value_parser = parse_duration,
@@ -78,9 +79,9 @@ pub struct FailSafelyArgs {
     )]
     pub plan_ttl: Duration,
 
-    /// Apply the plan in FILE (from --plan-out): only on the cluster and
-    /// database it was made on, before it expires, each deployment held to
-    /// the plan's path and fingerprint.
+    /// Apply the plan in FILE (made with --plan-out). Only on the cluster
+    /// and database it was made on, before it expires, each deployment held
+    /// to the plan's path and fingerprint.
     #[arg(
         long,
         value_name = "FILE",
@@ -91,9 +92,8 @@ pub struct FailSafelyArgs {
     )]
     pub apply: Option<std::path::PathBuf>,
 
-    /// With --from or --apply: start at most this many deployments a
-    /// second (N/s or N/m), so a big incident does not stampede the
-    /// scheduler.
+    /// Start at most N deployments a second (N/s, N/m). With --from or
+    /// --apply, So a big incident does not stampede the scheduler.
     #[arg(long, default_value = "5/s", value_parser = Rate::parse, value_name = "RATE")]
     pub rate: Rate,
 
@@ -101,6 +101,7 @@ pub struct FailSafelyArgs {
     /// without --apply of a plan made by someone else (another OS user or
     /// another session_user).
     #[arg(
+        hide_short_help = true,
         long,
         env = "PUSHLEFT_REQUIRE_APPROVAL",
         value_parser = clap::builder::BoolishValueParser::new(),
@@ -108,9 +109,10 @@ pub struct FailSafelyArgs {
     )]
     pub require_approval: bool,
 
-    /// Under the two-person rule, write anyway with nobody else to approve:
-    /// the audit and history mark it self_approved.
-    #[arg(long)]
+    /// Write with nobody else to approve; the audit marks it self_approved.
+    /// Under the two-person rule, the way to write alone; history shows
+    /// it.
+    #[arg(long, hide_short_help = true)]
     pub break_glass_alone: bool,
 
     /// Decide and check everything, then roll back and print the plan.
@@ -121,7 +123,7 @@ pub struct FailSafelyArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
 
-    /// Refuse unless the path decided under the locks is this one.
+    /// Refuse unless the path decided is this one. Decided under the locks.
     #[arg(long, value_enum, value_name = "PATH")]
     pub expect_path: Option<ExpectedPath>,
 
@@ -150,7 +152,7 @@ pub struct FailSafelyArgs {
 
     /// Act on a deployment that is not stuck. Not stuck by the alerts'
     /// definitions (e.g. running and healthy); the audit records it.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub even_if_not_stuck: bool,
 
     /// A regular expression every --reason must match (a team's shape for
@@ -264,116 +266,6 @@ pub struct FleetListArgs {
 
     #[command(flatten)]
     pub staleness: StalenessArgs,
-}
-
-#[derive(Debug, Args)]
-pub struct StuckArgs {
-    /// In flight with no event for this long counts as stuck.
-    #[arg(long = "for", default_value = "30m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION")]
-    pub for_: Duration,
-
-    /// A lease expired longer ago than this counts as orphaned.
-    #[arg(long, default_value = "1m", value_parser = parse_duration, allow_hyphen_values = true, value_name = "DURATION", hide_short_help = true)]
-    pub grace: Duration,
-
-    /// Exit 10 when an operator can act on something found. That is a stuck
-    /// deployment, or an orphaned lease of a deployment a break-glass path
-    /// applies to (a lease only the lease reclaimer can release is shown
-    /// but does not count). For cron and monitors.
-    #[arg(long)]
-    pub exit_code: bool,
-
-    /// One line per node, pool, status, path or org: count, oldest, and
-    /// the command that lists the group.
-    #[arg(long, value_enum, value_name = "WHAT")]
-    pub group_by: Option<GroupByArg>,
-
-    /// Only deployments with this status.
-    #[arg(long, value_enum, value_name = "STATUS")]
-    pub status: Option<DeploymentStatusArg>,
-
-    /// Only deployments of this org (id or a prefix of it).
-    #[arg(long, value_name = "ORG", hide_short_help = true)]
-    pub org: Option<String>,
-
-    /// Only deployments that wait on this node (by name).
-    #[arg(long, value_name = "NODE")]
-    pub node: Option<String>,
-
-    /// Only deployments that wait on a node of this pool.
-    #[arg(long, value_name = "POOL")]
-    pub pool: Option<String>,
-
-    /// Only deployments whose break-glass path is this one.
-    #[arg(long, value_enum, value_name = "PATH", hide_short_help = true)]
-    pub path: Option<PathArg>,
-
-    /// The order of the rows [default: stuck-for, longest first].
-    #[arg(long, value_enum, value_name = "KEY", hide_short_help = true)]
-    pub sort: Option<SortArg>,
-
-    /// Show at most this many rows of each list (JSON says how many were
-    /// left out).
-    #[arg(long, value_name = "N")]
-    pub limit: Option<usize>,
-
-    /// Write the metrics (OpenMetrics) to FILE, replacing it atomically,
-    /// instead of printing: for node_exporter's textfile collector, from
-    /// cron. A failed scan still writes pushleft_scan_success 0.
-    #[arg(
-        long,
-        value_name = "FILE",
-        conflicts_with = "watch",
-        hide_short_help = true
-    )]
-    pub write: Option<std::path::PathBuf>,
-
-    #[command(flatten)]
-    pub watch: WatchArgs,
-
-    #[command(flatten)]
-    pub regions: RegionArgs,
-}
-
-/// `stuck --group-by`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GroupByArg {
-    Node,
-    Pool,
-    Status,
-    Path,
-    Org,
-}
-
-/// `stuck --sort`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SortArg {
-    StuckFor,
-    Status,
-    Org,
-    Node,
-}
-
-/// `stuck --path`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum PathArg {
-    OperatorFailed,
-    TeardownRequested,
-    None,
-}
-
-/// `stuck --status`: a deployment's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-#[value(rename_all = "snake_case")]
-pub enum DeploymentStatusArg {
-    Queued,
-    Building,
-    Deploying,
-    Running,
-    Failed,
-    TeardownQueued,
-    Destroyed,
 }
 
 #[derive(Debug, Args)]

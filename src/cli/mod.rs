@@ -11,10 +11,12 @@ mod command;
 pub mod complete;
 mod history;
 mod requests;
+mod stuck;
 
 pub use args::*;
 pub use command::{Formats, TOPICS, command};
 pub use history::{HistoryArgs, WhenArg, parse_when};
+pub use stuck::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
 
 use crate::db::connect::ConnectOptions;
 use crate::db::sql::Schema;
@@ -92,7 +94,6 @@ pub const VERSION: VersionDocument = VersionDocument {
 #[command(
     name = "pushleft-controller",
     version = VERSION_LINE,
-    propagate_version = true,
     after_help = AFTER_HELP,
     max_term_width = 100,
     subcommand_required = false,
@@ -275,12 +276,9 @@ pub enum Command {
         name = "fail-safely",
         after_help = "Examples:
   pushleft-controller fail-safely d0000001 --reason \"INC-4711 queued\" --dry-run
-  pushleft-controller fail-safely d0000001 --reason \"INC-4711 queued\"
-  pushleft-controller fail-safely d0000002 --reason \"INC-4712\" --yes -o json
-  pushleft-controller fail-safely d0000005 --reason \"INC-9\" --even-if-not-stuck
   pushleft-controller stuck --node edge-07 --output json > batch.json
   pushleft-controller fail-safely --from batch.json --reason \"INC-4713 edge-07\"
-  pushleft-controller fail-safely --apply plan.json     # a plan made with --plan-out"
+  pushleft-controller fail-safely --apply plan.json  # made with --plan-out"
     )]
     FailSafely(FailSafelyArgs),
 

@@ -31,6 +31,8 @@ pub fn on_terminal(env: &[(&str, &str)], args: &[&str]) -> String {
     }
     cmd.envs(env.iter().copied())
         .env("TERM", "xterm")
+        // The screen's pager would hold a tall table on the terminal.
+        .env("PAGER", "cat")
         .stdin(Stdio::inherit());
     let mut session = rexpect::session::spawn_command(cmd, Some(60_000)).expect("a pty");
     // rexpect hands each byte over as one char: make it UTF-8 again.
