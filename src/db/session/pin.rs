@@ -277,7 +277,10 @@ pub fn refusal_for_first_read(err: &anyhow::Error) -> Option<anyhow::Error> {
         .server_message
         .as_deref()
         .filter(|message| message.contains("statement pooling"));
-    if said.is_none() && db.failure != DbFailure::LostConnection {
+    // Closed without a word from the server (a FATAL such as an
+    // administrator's termination is the server's, not a pooler's).
+    let closed_silently = db.failure == DbFailure::LostConnection && db.server_message.is_none();
+    if said.is_none() && !closed_silently {
         return None;
     }
     Some(statement_pooling(said))
