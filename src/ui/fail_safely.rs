@@ -198,9 +198,9 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     if not_written {
         // What it would append, as the interactive plan shows it.
         lines.extend(wrap(
-            &visible(&o.event.payload.to_string()),
+            &visible(&format!("payload {}", o.event.payload)),
             out.width,
-            "  payload ",
+            "  ",
             "    ",
         ));
     } else if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {

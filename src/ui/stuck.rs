@@ -292,6 +292,48 @@ pub fn hint(report: &StuckReport) -> Option<String> {
     })
 }
 
+/// For a grouped scan, the batch workflow (README, "A big incident"): save
+/// the largest group's list, then plan it with fail-safely --from; each
+/// command on lines of its own, never split.
+fn batch_hint(group: &crate::model::stuck::StuckGroup, out: &Output) -> String {
+    let file = if group
+        .key
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        format!("{}.json", group.key)
+    } else {
+        "group.json".to_string()
+    };
+    let plan = NextCommand::new(Subcommand::FailSafely)
+        .option("--from", &file)
+        .arg("--reason")
+        .placeholder("ticket and reason")
+        .arg("--dry-run");
+    let mut lines = wrap(
+        "To act on a group, save its list and plan it as one batch:",
+        out.width,
+        "",
+        "  ",
+    );
+    let save = format!("{} -o json > {file}", group.next_command);
+    for command in [save, plan.to_string()] {
+        lines.extend(
+            super::text::command_lines(&command, out.command_room(2))
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+    }
+    lines.extend(wrap(
+        "Without --dry-run it asks once, for the count, then writes each in its own guarded \
+         transaction.",
+        out.width,
+        "",
+        "  ",
+    ));
+    lines.join("\n")
+}
+
 fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
     let regions = rows.iter().any(|d| d.region.is_some());
     let mut columns = vec![col("region")];
@@ -395,8 +437,13 @@ impl Report for StuckReport {
     fn human(&self, out: &Output) -> Vec<Line> {
         let mut lines = vec![Line::Out(render(self, out))];
         lines.extend(report::warnings(out, &self.warnings));
-        if let Some(hint) = hint(self) {
-            lines.push(Line::Note(wrapped(&hint, out.width, "", "  ")));
+        match self.groups.as_ref().and_then(|g| g.first()) {
+            Some(group) => lines.push(Line::Note(batch_hint(group, out))),
+            None => {
+                if let Some(hint) = hint(self) {
+                    lines.push(Line::Note(wrapped(&hint, out.width, "", "  ")));
+                }
+            }
         }
         lines
     }

@@ -347,3 +347,32 @@ fn filters_and_limit_narrow_the_scan_and_say_what_was_left_out() {
     db.run(&["stuck", "--node", "no-such-node", "--exit-code"])
         .assert_code(0);
 }
+
+#[test]
+fn a_grouped_scan_suggests_the_batch_workflow_for_its_largest_group() {
+    let db = TestDb::scenarios();
+    crate::clock::rebase_to_now(&mut db.client());
+    crate::support::strand_on_edge_07(&db, 3);
+    let run = db.run(&["stuck", "--group-by", "node", "-o", "table"]);
+    run.assert_code(0);
+    // A command too long for the screen goes on with ` \` on the next
+    // line: as the shell reads it.
+    let joined = run.stderr.replace(" \\\n", " ");
+    let lines: Vec<String> = joined
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert!(
+        lines.contains(&"pushleft-controller stuck --node edge-07 -o json > edge-07.json"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        lines.contains(
+            &"pushleft-controller fail-safely --from edge-07.json --reason \"<ticket and reason>\" --dry-run"
+        ),
+        "{}",
+        run.stderr
+    );
+}

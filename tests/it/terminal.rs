@@ -12,6 +12,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::screen::{assert_fits, known_ids};
+use std::io::Write;
+
+use crate::clock::rebase_to_now;
 use crate::support::{TestDb, strand_on_edge_07};
 
 /// One tmux server of its own (its socket in a temporary directory) with
@@ -312,4 +315,62 @@ fn at_60_80_and_120_columns_nothing_is_wider_than_the_screen_or_split() {
             assert_fits(&label, &joined, usize::MAX, &ids);
         }
     }
+}
+
+#[test]
+fn the_batch_prompt_shows_its_counts_and_its_target_on_the_screen() {
+    if !have_tmux() {
+        return;
+    }
+    let db = TestDb::scenarios();
+    rebase_to_now(&mut db.client());
+    // 40 teardowns for a dead node: the plan is far taller than the screen.
+    strand_on_edge_07(&db, 40);
+    let mut list = tempfile::NamedTempFile::new().expect("a batch file");
+    for g in 1..=40u32 {
+        writeln!(list, "e{g:07x}-0000-4000-8000-000000000000").expect("writing the batch");
+    }
+    let path = list.path().to_str().expect("a UTF-8 path").to_string();
+    let before = db.dump();
+    let batch = Tmux::start(
+        &db,
+        (80, 24),
+        &[
+            "fail-safely",
+            "--from",
+            &path,
+            "--reason",
+            "INC-7 edge-07 died",
+        ],
+    );
+    batch.wait_for("the prompt", |t| {
+        t.visible()
+            .iter()
+            .any(|l| l.contains("deployments to write (40)"))
+    });
+    let screen = batch.visible();
+    let text = screen.join("\n");
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.contains("PLAN for 40 deployments: 40 to write (40 teardown_requested)")),
+        "the counts, above the prompt:\n{text}"
+    );
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.contains(&format!("on {} at", db.name)) && l.contains("(primary)")),
+        "where it writes, above the prompt:\n{text}"
+    );
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.contains("40 × teardown will wait for node edge-07")),
+        "the waits, grouped:\n{text}"
+    );
+    assert!(screen.iter().all(|l| l.chars().count() <= 80), "{text}");
+    batch.keys(&["0", "Enter"]);
+    batch.wait_for("the exit status", |t| t.status().is_some());
+    assert_ne!(batch.status().as_deref(), Some("0"));
+    assert_eq!(db.dump(), before, "a wrong count writes nothing");
 }
