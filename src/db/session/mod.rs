@@ -114,25 +114,19 @@ impl Session {
     /// Runs `read` in one read-only snapshot, then ends it (nothing was
     /// written: ending it either way is the same).
     ///
-    /// Three round trips: the first message, the read, the COMMIT. On a
-    /// session's first transaction the read itself is the proof that the
-    /// connection carries a transaction ([`pin::begin`] sends an empty
-    /// message for it): a statement pool closes the connection before the
-    /// read is answered, and that is refused as statement pooling. A read
-    /// writes nothing, so nothing can have been written by then.
+    /// Three round trips: the first message, the read, the COMMIT; on a
+    /// session's first transaction a fourth, the empty message that proves
+    /// the connection carries a transaction ([`pin::begin`]). The read
+    /// itself cannot be that proof: a backend the server terminates while
+    /// the read waits can look just like a statement pool's close, and an
+    /// operator would be told to fix a pooler that is not there.
     pub fn read<T>(&mut self, read: impl FnOnce(&mut Pinned<'_>) -> Result<T>) -> Result<T> {
         let first = std::mem::replace(&mut self.fresh, false);
         let timeouts = self.timeouts;
-        let outcome =
-            begin(&mut self.client, Terms::Snapshot, &timeouts, false).and_then(|mut tx| {
-                let value = read(&mut tx)?;
-                tx.commit().context("ending the read-only transaction")?;
-                Ok(value)
-            });
-        match outcome {
-            Err(err) if first => Err(pin::refusal_for_first_read(&err).unwrap_or(err)),
-            outcome => outcome,
-        }
+        let mut tx = begin(&mut self.client, Terms::Snapshot, &timeouts, first)?;
+        let value = read(&mut tx)?;
+        tx.commit().context("ending the read-only transaction")?;
+        Ok(value)
     }
 }
 

@@ -11,7 +11,7 @@ use postgres::{Client, SimpleQueryMessage};
 use super::Timeouts;
 use super::terms::{InForce, Setting, Terms};
 use crate::db::sql::{self, Conn};
-use crate::db_failure::{DbError, DbFailure};
+use crate::db_failure::DbError;
 use crate::exit;
 
 /// A transaction the tool opened on its own terms ([`Terms`]), every
@@ -263,27 +263,6 @@ fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
         None => anyhow::Error::new(DbError::from(err))
             .context("opening a transaction (sql/session/begin.sql)"),
     }
-}
-
-/// The refusal for statement pooling when the first read of a session
-/// failed because the connection closed: that read is the session's
-/// proof ([`super::Session::read`]), sent where [`begin`] sends its empty
-/// message. Any other failure is the read's own (None).
-pub fn refusal_for_first_read(err: &anyhow::Error) -> Option<anyhow::Error> {
-    let db = err
-        .chain()
-        .find_map(|cause| cause.downcast_ref::<DbError>())?;
-    let said = db
-        .server_message
-        .as_deref()
-        .filter(|message| message.contains("statement pooling"));
-    // Closed without a word from the server (a FATAL such as an
-    // administrator's termination is the server's, not a pooler's).
-    let closed_silently = db.failure == DbFailure::LostConnection && db.server_message.is_none();
-    if said.is_none() && !closed_silently {
-        return None;
-    }
-    Some(statement_pooling(said))
 }
 
 /// The refusal for statement pooling: what the pooler said, or (None) that
