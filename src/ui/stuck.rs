@@ -9,7 +9,7 @@ use super::table::{Cell, Table, col};
 use super::text::{command_lines, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
-use crate::model::next::{NextCommand, Subcommand};
+use crate::model::next::NextCommand;
 use crate::model::region::RegionStatus;
 use crate::model::short_id;
 use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
@@ -281,59 +281,6 @@ fn next_lines(
     }
 }
 
-/// The hint for the human on stderr.
-pub fn hint(report: &StuckReport) -> Option<String> {
-    report.found_anything().then(|| {
-        format!(
-            "Look before you act: `{}` shows the evidence; fail-safely decides the path again \
-             under row locks and asks before it writes.",
-            NextCommand::new(Subcommand::Diagnose).placeholder("deployment")
-        )
-    })
-}
-
-/// For a grouped scan, the batch workflow (README, "A big incident"): save
-/// the largest group's list, then plan it with fail-safely --from; each
-/// command on lines of its own, never split.
-fn batch_hint(group: &crate::model::stuck::StuckGroup, out: &Output) -> String {
-    let file = if group
-        .key
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    {
-        format!("{}.json", group.key)
-    } else {
-        "group.json".to_string()
-    };
-    let plan = NextCommand::new(Subcommand::FailSafely)
-        .option("--from", &file)
-        .arg("--reason")
-        .placeholder("ticket and reason")
-        .arg("--dry-run");
-    let mut lines = wrap(
-        "To act on a group, save its list and plan it as one batch:",
-        out.width,
-        "",
-        "  ",
-    );
-    let save = format!("{} -o json > {file}", group.next_command);
-    for command in [save, plan.to_string()] {
-        lines.extend(
-            super::text::command_lines(&command, out.command_room(2))
-                .into_iter()
-                .map(|l| format!("  {l}")),
-        );
-    }
-    lines.extend(wrap(
-        "Without --dry-run it asks once, for the count, then writes each in its own guarded \
-         transaction.",
-        out.width,
-        "",
-        "  ",
-    ));
-    lines.join("\n")
-}
-
 fn deployments_table(rows: &[StuckDeployment], out: &Output) -> String {
     let regions = rows.iter().any(|d| d.region.is_some());
     let mut columns = vec![col("region")];
@@ -462,3 +409,7 @@ pub fn watch_text(report: &StuckReport, out: &Output) -> String {
     lines.extend(report::warnings(out, &report.warnings));
     report::joined(&lines)
 }
+
+mod hints;
+use hints::batch_hint;
+pub use hints::hint;

@@ -1,0 +1,60 @@
+//! What `stuck` suggests on stderr after its tables: look before acting,
+//! or, for a grouped scan, the batch workflow for its largest group.
+
+use crate::model::next::{NextCommand, Subcommand};
+use crate::model::stuck::{StuckGroup, StuckReport};
+use crate::ui::output::Output;
+use crate::ui::text::{command_lines, wrap};
+
+/// The hint for the human on stderr.
+pub fn hint(report: &StuckReport) -> Option<String> {
+    report.found_anything().then(|| {
+        format!(
+            "Look before you act: `{}` shows the evidence; fail-safely decides the path again \
+             under row locks and asks before it writes.",
+            NextCommand::new(Subcommand::Diagnose).placeholder("deployment")
+        )
+    })
+}
+
+/// For a grouped scan, the batch workflow (README, "A big incident"): save
+/// the largest group's list, then plan it with fail-safely --from; each
+/// command on lines of its own, never split.
+pub(super) fn batch_hint(group: &StuckGroup, out: &Output) -> String {
+    let file = if group
+        .key
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        format!("{}.json", group.key)
+    } else {
+        "group.json".to_string()
+    };
+    let plan = NextCommand::new(Subcommand::FailSafely)
+        .option("--from", &file)
+        .arg("--reason")
+        .placeholder("ticket and reason")
+        .arg("--dry-run");
+    let mut lines = wrap(
+        "To act on a group, save its list and plan it as one batch:",
+        out.width,
+        "",
+        "  ",
+    );
+    let save = format!("{} -o json > {file}", group.next_command);
+    for command in [save, plan.to_string()] {
+        lines.extend(
+            command_lines(&command, out.command_room(2))
+                .into_iter()
+                .map(|l| format!("  {l}")),
+        );
+    }
+    lines.extend(wrap(
+        "Without --dry-run it asks once, for the count, then writes each in its own guarded \
+         transaction.",
+        out.width,
+        "",
+        "  ",
+    ));
+    lines.join("\n")
+}
