@@ -6,7 +6,7 @@
 -- measures a freshly loaded database first, then a vacuumed one); follow
 -- it with ANALYZE at least.
 --
--- scale = 1.0 is the data set of issue 15: 100,000 deployments (most
+-- scale = 1.0 is the benchmark's data set (README, "Performance"): 100,000 deployments (most
 -- running, destroyed or failed; 300 in flight, most of those stuck), ~2.1M
 -- events (five in-flight deployments with 12,000 each, 195 with 1,000, the
 -- rest 11 to 29, skewed towards the low end), 200,000 jobs (a build and a

@@ -1,4 +1,4 @@
-//! The production-size benchmark (issue 15).
+//! The production-size benchmark (README, "Performance").
 //!
 //!     cargo bench --bench production
 //!

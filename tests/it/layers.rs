@@ -304,6 +304,23 @@ fn outside_references() -> (String, String) {
     (["SP", "EC"].concat(), ["..", "/shared"].concat())
 }
 
+/// A number in the project's tracker (the word for one, then its number):
+/// outside the repository too.
+fn names_an_issue(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let word = ["iss", "ue"].concat();
+    [format!("{word} "), format!("{word}s ")]
+        .iter()
+        .any(|word| {
+            lower.match_indices(word).any(|(at, _)| {
+                lower[at + word.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit())
+            })
+        })
+}
+
 /// The repository stands alone (README, "Development"): no file of it
 /// refers to a document outside it. What a reader needs of the design is
 /// in the README and the man pages, and comments point there by section.
@@ -324,7 +341,7 @@ fn no_file_refers_to_a_document_outside_the_repository() {
         };
         let text = String::from_utf8_lossy(&bytes);
         for (n, line) in text.lines().enumerate() {
-            if has_word(line, &name) || line.contains(&beside) {
+            if has_word(line, &name) || line.contains(&beside) || names_an_issue(line) {
                 found.push(format!(
                     "{}:{}: {}",
                     file.strip_prefix(root).unwrap_or(file).display(),
@@ -340,6 +357,16 @@ fn no_file_refers_to_a_document_outside_the_repository() {
          that says it instead, adding it there if it is missing):\n{}",
         found.join("\n")
     );
+}
+
+#[test]
+fn a_tracker_number_is_an_outside_reference() {
+    let word = ["iss", "ue"].concat();
+    assert!(names_an_issue(&format!("//! The benchmark ({word} 15).")));
+    assert!(names_an_issue(&format!(
+        "-- the data set of {word}s 21 and 22"
+    )));
+    assert!(!names_an_issue(&format!("a known {word} with the driver")));
 }
 
 #[test]

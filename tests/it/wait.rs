@@ -31,7 +31,7 @@ fn wait_returns_once_the_control_plane_completes_the_teardown() {
     let (db, mut cp) = control_plane_db();
     let id = scenario(5);
     // A running, healthy deployment: not stuck, so the teardown needs
-    // --even-if-not-stuck (issue 12).
+    // --even-if-not-stuck (README, "The break-glass decision").
     db.run(&[
         "fail-safely",
         &id,

@@ -333,7 +333,7 @@ pub fn print_header(knobs: &Knobs) {
     let cores = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(0);
-    println!("pushleft-controller production benchmark (issue 15)");
+    println!("pushleft-controller production benchmark");
     println!(
         "date:   {}",
         chrono::Utc::now().format("%Y-%m-%d %H:%M UTC")

@@ -1,4 +1,4 @@
-//! Faults and hostile input (issue 8): every command fails closed, clearly,
+//! Faults and hostile input: every command fails closed, clearly,
 //! and loses nothing. Each submodule drives the real binary against a real
 //! PostgreSQL.
 

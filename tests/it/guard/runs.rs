@@ -1,4 +1,4 @@
-//! Cases 5, 9, 10 and 11 of issue 12: runs racing on one key, replays,
+//! Cases 5, 9, 10 and 11 of the guard's suite: runs racing on one key, replays,
 //! deployments that are not stuck, and reasons that are not reasons.
 
 use std::sync::{Arc, Barrier};

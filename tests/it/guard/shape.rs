@@ -1,4 +1,4 @@
-//! Cases 6 and 8 of issue 12: the shape "decide under locks" rests on
+//! Cases 6 and 8 of the guard's suite: the shape "decide under locks" rests on
 //! (foreign keys), and shapes that are fine (another schema, a partitioned
 //! deployment_events).
 

@@ -1,4 +1,4 @@
-//! Cases 1-4 and 7 of issue 12: code planted in the database that would
+//! Cases 1-4 and 7 of the guard's suite: code planted in the database that would
 //! run inside fail-safely's transaction, as its user.
 
 use super::{Attacker, assert_refused, dump_diff, full_dump, last_event, run_with};
