@@ -64,6 +64,10 @@ pub fn batch(bench: &Bench<'_>, tally: &mut Tally, database: &str) -> Result<()>
             "--reason",
             "BENCH-2 batch",
             last,
+            // The tool's own cost, not the pace it keeps by default
+            // (--rate 5/s, README "Two-person break-glass").
+            "--rate",
+            "1000/s",
             "-o",
             "json",
         ]
