@@ -130,4 +130,20 @@ fn every_read_gives_the_same_answer_without_the_tools_indexes() {
     for index in &dropped {
         assert!(detail.contains(&index.name), "{}: {detail}", index.name);
     }
+    // On the screen too: the line is long, and every statement is on it.
+    let table = db.run(&["doctor", "-o", "table"]);
+    table.assert_code(0);
+    let shown = table
+        .stdout
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for index in &dropped {
+        assert!(
+            shown.contains(&format!("CREATE INDEX CONCURRENTLY {}", index.name)),
+            "{}: {}",
+            index.name,
+            table.stdout
+        );
+    }
 }
