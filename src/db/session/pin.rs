@@ -181,26 +181,10 @@ fn open<'a>(
             return Err(refusal_for_begin(err, fresh));
         }
     };
-    let mut in_force = HashMap::new();
-    for message in messages {
-        // The set_config statements answer with rows of one column; what
-        // is in force comes as (name, setting, source).
-        if let SimpleQueryMessage::Row(row) = message
-            && row.len() == 3
-        {
-            let field = |i: usize| row.try_get(i).ok().flatten().unwrap_or("").to_string();
-            in_force.insert(
-                field(0),
-                Setting {
-                    value: field(1),
-                    source: field(2),
-                },
-            );
-        }
-    }
+    let (in_force, _) = in_force_and_rows(messages);
     let pinned = Pinned {
         client,
-        in_force: InForce(in_force),
+        in_force,
         done: false,
     };
     if pinned.in_force.0.is_empty() {
@@ -209,6 +193,35 @@ fn open<'a>(
         ));
     }
     Ok(pinned)
+}
+
+/// What a transaction's first message says is in force — its rows of
+/// (name, setting, source) — and any other rows it returned (a statement
+/// sent in the same message). The `set_config` answers of the pinning
+/// statements are neither.
+fn in_force_and_rows(
+    messages: Vec<SimpleQueryMessage>,
+) -> (InForce, Vec<postgres::SimpleQueryRow>) {
+    let mut in_force = HashMap::new();
+    let mut rows = Vec::new();
+    for message in messages {
+        let SimpleQueryMessage::Row(row) = message else {
+            continue;
+        };
+        match row.columns().first().map(|c| c.name()) {
+            Some("name") if row.len() == 3 => {
+                let field = |i: usize| row.try_get(i).ok().flatten().unwrap_or("").to_string();
+                let setting = Setting {
+                    value: field(1),
+                    source: field(2),
+                };
+                in_force.insert(field(0), setting);
+            }
+            Some("set_config") => {}
+            _ => rows.push(row),
+        }
+    }
+    (InForce(in_force), rows)
 }
 
 /// A read-only snapshot in ONE round trip: the transaction's first
@@ -230,23 +243,7 @@ pub fn read_in_one_message(
         let _ = client.batch_execute("ROLLBACK");
         refusal_for_begin(err, false)
     })?;
-    let mut in_force = HashMap::new();
-    let mut rows = Vec::new();
-    for message in messages {
-        if let SimpleQueryMessage::Row(row) = message {
-            if row.len() == 3 && row.columns()[0].name() == "name" {
-                let field = |i: usize| row.try_get(i).ok().flatten().unwrap_or("").to_string();
-                let setting = Setting {
-                    value: field(1),
-                    source: field(2),
-                };
-                in_force.insert(field(0), setting);
-            } else if row.columns()[0].name() != "set_config" {
-                rows.push(row);
-            }
-        }
-    }
-    let in_force = InForce(in_force);
+    let (in_force, rows) = in_force_and_rows(messages);
     if let Some(why) = in_force.mismatch(terms, timeouts) {
         return Err(exit::refused(why));
     }
