@@ -44,6 +44,10 @@ pub enum DbFailure {
     NotAuthorized,
     /// No such database (3D000).
     UnknownDatabase,
+    /// The policy of a database that records plans refused the write, or
+    /// a record was to be changed (`pushleft_approvals`' triggers:
+    /// SQLSTATE PXA01 the plan, PXA02 the policy, PXA03 append-only).
+    PolicyRefused,
     /// Any other database error.
     Other,
 }

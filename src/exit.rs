@@ -134,6 +134,7 @@ impl DbFailure {
             DbFailure::LockTimeout | DbFailure::SerializationFailure | DbFailure::Deadlock => {
                 ExitCode::Conflict
             }
+            DbFailure::PolicyRefused => ExitCode::Refused,
             _ => ExitCode::Unexpected,
         }
     }

@@ -1,12 +1,15 @@
 -- Step 4, last: the relations the transaction may write: the partition (or
 -- inheritance) trees of deployments and deployment_events in the schema
 -- (`:'schema'`, rendered as a literal: no parameters, for the simple-query
--- message), their TOAST tables and every index of both.
+-- message), their TOAST tables and every index of both; and, on a
+-- database that records plans, pushleft_approvals.applications (root
+-- `applications`), where a write records its application.
 WITH RECURSIVE tree AS (
     SELECT c.oid AS relid, c.relname::text AS root
     FROM pg_class c
     JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = :'schema' AND c.relname IN ('deployments', 'deployment_events')
+    WHERE ((n.nspname = :'schema' AND c.relname IN ('deployments', 'deployment_events'))
+           OR (n.nspname = 'pushleft_approvals' AND c.relname = 'applications'))
       AND c.relkind IN ('r', 'p')
     UNION ALL
     SELECT i.inhrelid, tree.root FROM pg_inherits i JOIN tree ON i.inhparent = tree.relid

@@ -10,7 +10,9 @@
 --   $7 deployment id
 --   $8 at most this many rows
 --   $9 self-approved (boolean): an applied plan whose requester approved
---      it, or a write with --break-glass-alone (audit.self_approved)
+--      it, a write with --break-glass-alone (audit.self_approved), and
+--      every write no second person approved: without a plan, or typed
+--      by hand (no audit.self_approved at all)
 -- A NULL filter is no filter. The approval columns are NULL for a write
 -- without a plan and for events typed by hand.
 SELECT e.occurred_at,
@@ -51,6 +53,6 @@ WHERE e.kind IN ('operator_failed', 'teardown_requested')
   AND ($6::text IS NULL OR strpos(lower(e.payload ->> 'reason'), lower($6::text)) > 0)
   AND ($7::uuid IS NULL OR e.deployment_id = $7::uuid)
   AND ($9::boolean IS NULL
-       OR coalesce((e.payload -> 'audit' -> 'self_approved') = 'true'::jsonb, false) = $9::boolean)
+       OR coalesce((e.payload -> 'audit' -> 'self_approved') = 'true'::jsonb, true) = $9::boolean)
 ORDER BY e.occurred_at DESC, e.sequence DESC
 LIMIT $8

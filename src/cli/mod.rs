@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+mod approvals;
 mod args;
 mod command;
 pub mod complete;
@@ -13,6 +14,7 @@ mod history;
 mod requests;
 mod stuck;
 
+pub use approvals::{ApprovalsCommand, ApprovalsInstallArgs};
 pub use args::*;
 pub use command::{Formats, TOPICS, command};
 pub use history::{HistoryArgs, WhenArg, parse_when};
@@ -281,6 +283,14 @@ pub enum Command {
   pushleft-controller fail-safely --apply plan.json  # made with --plan-out"
     )]
     FailSafely(FailSafelyArgs),
+
+    /// Plans recorded by the server and the two-person policy.
+    ///
+    /// `approvals install` creates the tool's own schema on this database:
+    /// plans recorded and applied from the server's copy, and a policy
+    /// the database keeps (see README, "Two-person break-glass").
+    #[command(subcommand)]
+    Approvals(ApprovalsCommand),
 
     /// The fleet's nodes and their capacity.
     ///

@@ -26,6 +26,7 @@ const COMMANDS: &[(&str, &[OutputFormat])] = &[
     ("wait", WaitReport::FORMATS),
     ("sandbox", PLAIN),
     ("generate", PLAIN),
+    ("approvals install", PLAIN),
 ];
 
 /// The formats of the command `--help` names `name` (`fleet list`); a
@@ -48,6 +49,7 @@ fn name(command: &Command) -> &'static str {
         Command::Wait(_) => "wait",
         Command::Sandbox(_) => "sandbox",
         Command::Generate(_) => "generate",
+        Command::Approvals(_) => "approvals install",
     }
 }
 

@@ -1,6 +1,7 @@
 //! The commands, thin: parse → the shared [`Context`] → db and decide →
 //! ui. Every command has the same signature: `run(&Context, &Args)`.
 
+pub mod approvals;
 mod batch_file;
 pub mod diagnose;
 pub mod doctor;
@@ -180,6 +181,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fleet(args) => fleet::run(&ctx, args),
         Command::Stuck(args) => stuck::run(&ctx, args),
         Command::History(args) => history::run(&ctx, args),
+        Command::Approvals(args) => approvals::run(&ctx, args),
     };
     result.map_err(|err| explain_read_failure(command, err))
 }

@@ -78,6 +78,10 @@ pub fn failure_of(err: &postgres::Error) -> DbFailure {
     if let Some(failure) = find(REFUSALS) {
         return failure;
     }
+    // pushleft_approvals' own refusals (sql/approvals/install.sql).
+    if code.code().starts_with("PXA") {
+        return DbFailure::PolicyRefused;
+    }
     if *code == SqlState::ADMIN_SHUTDOWN
         || *code == SqlState::CRASH_SHUTDOWN
         || matches!(db.severity(), "FATAL" | "PANIC")

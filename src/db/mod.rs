@@ -3,6 +3,7 @@
 //! `doctor` checks. Statements come from [`sql`] only, with bound
 //! parameters only; rows come back as `model` types.
 
+pub mod approvals;
 pub mod columns;
 pub mod complete;
 pub mod connect;

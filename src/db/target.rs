@@ -13,12 +13,13 @@ use super::sql;
 use crate::model::target::{ServerRole, WriteTarget};
 
 /// The target of `session`, which reached `reached` (the connection
-/// service `region`, if one was named), and the server's now().
+/// service `region`, if one was named), the server's now(), and whether
+/// the database records plans (`approvals install`).
 pub fn read(
     session: &mut Session,
     reached: &Reached,
     region: Option<String>,
-) -> Result<(WriteTarget, DateTime<Utc>)> {
+) -> Result<(WriteTarget, DateTime<Utc>, bool)> {
     let rows = session
         .read_in_one_message(sql::session::TARGET.text)
         .context("reading where this session writes (sql/session/target.sql)")?;
@@ -52,5 +53,5 @@ pub fn read(
             .context("a database OID out of range")?,
     };
     let at = DateTime::from_timestamp_millis(at_ms).context("the server's now() out of range")?;
-    Ok((target, at))
+    Ok((target, at, text("approvals_installed")? == "t"))
 }

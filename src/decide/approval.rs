@@ -6,15 +6,113 @@
 //! discipline the audit makes visible (each side says who it is), not
 //! authentication.
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
+use serde_json::Value;
 use chrono::{DateTime, Utc};
 
 use crate::exit;
-use crate::model::plan::{Approval, Person};
+use crate::model::approvals::{Approvals, StoredPlan};
+use crate::model::text::escaped;
+use crate::model::plan::{Approval, Person, Plan};
 use crate::model::target::WriteTarget;
 
 /// The variable that turns the two-person rule on.
 pub const REQUIRE_APPROVAL: &str = "PUSHLEFT_REQUIRE_APPROVAL";
+
+/// A plan's content as the server records it: the document without what
+/// the server stamps (its id, when, the expiry, the record itself).
+pub fn content(plan: &Plan) -> Result<Value> {
+    let mut value = serde_json::to_value(plan).context("serializing the plan")?;
+    if let Value::Object(map) = &mut value {
+        for stamped in STAMPED {
+            map.remove(*stamped);
+        }
+    }
+    Ok(value)
+}
+
+/// The fields of a plan the server stamps rather than stores as content.
+const STAMPED: &[&str] = &["plan_id", "created_at", "expires_at", "record"];
+
+/// Where the plan file differs from the server's copy, field by field
+/// (`deployments[2].fingerprint`, `expires_at`); empty when it does not.
+pub fn differences(file: &Plan, stored: &StoredPlan) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    diff("", &content(file)?, &stored.content, &mut out);
+    if file.plan_id != stored.plan_id {
+        out.push("plan_id".to_string());
+    }
+    if file.created_at != stored.created_at {
+        out.push("created_at".to_string());
+    }
+    if file.expires_at != stored.expires_at {
+        out.push("expires_at".to_string());
+    }
+    if file.record.as_ref() != Some(&stored.record) {
+        out.push("record".to_string());
+    }
+    Ok(out)
+}
+
+/// The paths under `at` where `a` and `b` differ.
+fn diff(at: &str, a: &Value, b: &Value, out: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for key in keys {
+                let path = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                match (x.get(key), y.get(key)) {
+                    (Some(v), Some(w)) => diff(&path, v, w, out),
+                    _ => out.push(path),
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                diff(&format!("{at}[{i}]"), v, w, out);
+            }
+        }
+        _ if a == b => {}
+        _ => out.push(at.to_string()),
+    }
+}
+
+/// Refuses (4) a plan file that is not the server's copy, naming the
+/// fields that differ.
+pub fn check_unchanged(file: &Plan, stored: &StoredPlan) -> Result<()> {
+    let fields = differences(file, stored)?;
+    if fields.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = fields.iter().take(12).map(|f| escaped(f).into_owned()).collect();
+    let more = fields.len().saturating_sub(shown.len());
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    Err(exit::refused(format!(
+        "the plan file {} is not the plan the server recorded: {}{more} differ. Nothing was \
+         written. Apply the plan as it was reviewed (the ticket's copy), or make a new plan",
+        escaped(&stored.plan_id),
+        shown.join(", ")
+    )))
+}
+
+/// Refuses (4) a file-only plan (no server record) whose id is not the
+/// hash of its content: it was edited after it was made. (An editor who
+/// recomputes the hash is not caught: README, "Two-person break-glass".)
+pub fn check_file_id(plan: &Plan, recomputed: &str) -> Result<()> {
+    if plan.plan_id == recomputed {
+        return Ok(());
+    }
+    Err(exit::refused(format!(
+        "the plan file was changed after it was made: its content hashes to {recomputed}, not \
+         to its plan_id {}. Nothing was written. Apply the plan as it was reviewed, or make a \
+         new one",
+        escaped(&plan.plan_id)
+    )))
+}
 
 /// Refuses (4) a plan applied anywhere but where it was made: another
 /// cluster (system identifier) or another database of it (OID).
@@ -27,18 +125,26 @@ pub fn check_target(planned: &WriteTarget, here: &WriteTarget) -> Result<()> {
             "another cluster: system identifier {} here, {} in the plan",
             here.system_identifier, planned.system_identifier
         )
-    } else {
+    } else if planned.database_oid != here.database_oid {
         format!(
             "another database of the same cluster: OID {} here, {} in the plan",
             here.database_oid, planned.database_oid
         )
+    } else {
+        format!(
+            "a database named {} (the plan's is named {}): renamed, or a copy restored under \
+             another name",
+            escaped(&here.database),
+            escaped(&planned.database)
+        )
     };
     Err(exit::refused(format!(
         "this plan was made on database {} (OID {}) of cluster {}, and this session reached \
-         {what}. A plan is applied only where it was made, even on a copy restored from the \
-         same backup; nothing was written. Connect to the plan's database, or make a new plan \
-         here",
-        planned.database, planned.database_oid, planned.system_identifier
+         {what}. A plan is applied only where it was made: the same cluster, database OID and \
+         name; nothing was written. Connect to the plan's database, or make a new plan here",
+        escaped(&planned.database),
+        planned.database_oid,
+        escaped(&planned.system_identifier)
     )))
 }
 
@@ -96,6 +202,19 @@ pub fn check_direct_write(require: bool, writes: bool, alone: bool) -> Result<()
          and have another operator apply it (fail-safely --apply FILE); alone, rerun with \
          --break-glass-alone, which the audit and history mark self_approved"
     )))
+}
+
+/// Refuses (4) `--break-glass-alone` where the database's policy does
+/// not allow it.
+pub fn check_alone_allowed(approvals: &Approvals, alone: bool) -> Result<()> {
+    if !alone || approvals.allows_alone() {
+        return Ok(());
+    }
+    Err(exit::refused(
+        "the policy of this database (approvals install --forbid-break-glass-alone) does not \
+         allow --break-glass-alone: nothing was written. Make a plan (--plan-out FILE) and have \
+         another operator apply it",
+    ))
 }
 
 #[cfg(test)]

@@ -39,6 +39,10 @@ pub struct WriteSet {
     pub deployments: BTreeSet<i64>,
     /// The tables of the `deployment_events` tree.
     pub events: BTreeSet<i64>,
+    /// `pushleft_approvals.applications` (a database that records plans).
+    pub applications: BTreeSet<i64>,
+    /// How many applications this write records there (0 or 1).
+    pub applications_expected: i64,
     /// The TOAST tables of both trees (a long reason is stored there).
     pub toast: BTreeSet<i64>,
     /// Every relation above, with the indexes of all of them.
@@ -58,6 +62,7 @@ fn counts(d: [i64; 3]) -> String {
 /// that changed otherwise, in words.
 pub fn check_guard(before: &Counters, after: &Counters, set: &WriteSet) -> Result<(), String> {
     let mut violations = Vec::new();
+    let applications_name = "pushleft_approvals.applications".to_string();
     let mut groups = [
         (
             &set.deployments,
@@ -66,6 +71,12 @@ pub fn check_guard(before: &Counters, after: &Counters, set: &WriteSet) -> Resul
             [0i64; 3],
         ),
         (&set.events, &set.events_name, [1, 0, 0], [0; 3]),
+        (
+            &set.applications,
+            &applications_name,
+            [set.applications_expected, 0, 0],
+            [0; 3],
+        ),
     ];
     for (&relid, (name, now)) in after {
         let d = delta(before, relid, *now);

@@ -1,6 +1,7 @@
 //! The typed rows the tool reads and every status enum, with no I/O: the
 //! vocabulary every other layer speaks.
 
+pub mod approvals;
 pub mod assessment;
 pub mod batch;
 pub mod clock;

@@ -92,6 +92,10 @@ pub struct Plan {
     pub left_out: Vec<LeftOut>,
     /// What applies it (for the ticket).
     pub apply_command: String,
+    /// On a database that records plans: what the server stamped when it
+    /// recorded this plan (`--apply` applies the server's copy only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<super::approvals::PlanRecord>,
 }
 
 /// The file as written and read: the plan with its format version.

@@ -56,8 +56,17 @@ pub struct WriteTarget {
 }
 
 impl WriteTarget {
-    /// The same cluster and database: what a plan is held to.
+    /// The same cluster and database (its OID and its name): what a plan
+    /// is held to. A promoted standby is the same; a copy restored under
+    /// another name, or renamed, is not.
     pub fn same_database(&self, other: &WriteTarget) -> bool {
-        self.system_identifier == other.system_identifier && self.database_oid == other.database_oid
+        self.system_identifier == other.system_identifier
+            && self.database_oid == other.database_oid
+            && self.database == other.database
+    }
+
+    /// The same server reached the same way (address or socket, port).
+    pub fn same_server(&self, other: &WriteTarget) -> bool {
+        self.address == other.address && self.socket == other.socket && self.port == other.port
     }
 }

@@ -5,6 +5,7 @@
 //! it; tables and prose fit the screen ([`table`], [`text`]).
 
 pub mod approval;
+pub mod approvals;
 pub mod bar;
 pub mod batch;
 pub mod diagnose;

@@ -13,7 +13,9 @@ use anyhow::{Context as _, Result};
 
 use super::batch::{Done, finish, run_each, wait_for_written};
 use super::pace::Pace;
-use super::request::{connect, execute, me, refuse_without_terminal};
+use super::request::{Connected, connect, execute, me, refuse_without_terminal};
+use crate::db::approvals::Application;
+use crate::model::approvals::Approvals;
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::session::Session;
@@ -27,10 +29,25 @@ use crate::ui;
 pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
     let plan = read(ctx, file)?;
     let terminal = refuse_without_terminal(args)?;
-    let (mut client, target, now) = connect(ctx, args.lock_timeout)?;
+    let Connected {
+        session: mut client,
+        target,
+        now,
+        approvals,
+    } = connect(ctx, args.lock_timeout)?;
+    let (plan, now) = server_copy(&mut client, &approvals, plan, now)?;
     approval::check_target(&plan.target, &target)?;
     approval::check_expiry(plan.expires_at, now)?;
-    let requests = requests(ctx, args, &plan, &target)?;
+    approval::check_alone_allowed(&approvals, args.break_glass_alone)?;
+    if !plan.target.same_server(&target) {
+        ui::note(&format!(
+            "note: this plan was made {}; it is applied {}: the same cluster and database (after \
+             a failover, the promoted standby)",
+            crate::ui::target::describe(&plan.target),
+            crate::ui::target::describe(&target)
+        ));
+    }
+    let requests = requests(ctx, args, &plan, &target, &approvals)?;
     let to_write = check_each(&mut client, &requests)?;
     if !args.yes && to_write > 0 {
         confirm(ctx, &plan, &target, to_write)?;
@@ -99,19 +116,83 @@ fn requests(
     args: &FailSafelyArgs,
     plan: &Plan,
     target: &WriteTarget,
+    approvals: &Approvals,
 ) -> Result<Vec<Request>> {
     let audit = crate::db::transition::Audit::of_this_process();
     let approval = approval::approve(
         Some(plan.plan_id.clone()),
         &plan.requester,
         &me(&audit, target),
-        args.require_approval,
+        args.require_approval || approvals.requires_approval(),
         args.break_glass_alone,
     )?;
+    let application = approvals.installed.then(|| Application {
+        plan_id: Some(plan.plan_id.clone()),
+        approver_os_user: audit.os_user.clone(),
+        break_glass_alone: args.break_glass_alone,
+    });
     plan.deployments
         .iter()
-        .map(|d| args.apply_request(&ctx.global, plan, d, &approval))
+        .map(|d| {
+            let mut request = args.apply_request(&ctx.global, plan, d, &approval)?;
+            request.audit.application = application.clone();
+            Ok(request)
+        })
         .collect()
+}
+
+/// The plan to apply, with the server's now(): on a database that
+/// records plans, the server's copy, refused (4) when the file differs
+/// from it, when it is not recorded here, or when the file claims no
+/// record; elsewhere the file, refused (4) when its id is not its
+/// content's hash (README, "Two-person break-glass").
+fn server_copy(
+    client: &mut Session,
+    approvals: &Approvals,
+    plan: Plan,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(Plan, chrono::DateTime<chrono::Utc>)> {
+    if !approvals.installed {
+        if plan.record.is_some() {
+            return Err(exit::refused(format!(
+                "plan {} was recorded by the server it was made on (pushleft_approvals), and \
+                 this database records no plans: it is not that database. Nothing was written. \
+                 Connect to the plan's database",
+                ui::sanitize::visible(&plan.plan_id)
+            )));
+        }
+        let recomputed = super::plan::plan_id(&Plan {
+            plan_id: String::new(),
+            ..plan.clone()
+        })?;
+        approval::check_file_id(&plan, &recomputed)?;
+        return Ok((plan, now));
+    }
+    if plan.record.is_none() {
+        return Err(exit::refused(
+            "this database records plans (approvals install), and this plan file names no \
+             record: it was made elsewhere, before the install, or its record was taken out. \
+             Nothing was written. Make the plan again here with --plan-out",
+        ));
+    }
+    let Some(stored) = crate::db::approvals::read_plan(client, &plan.plan_id)? else {
+        return Err(exit::refused(format!(
+            "plan {} is not recorded in this database: nothing was written. A plan is applied \
+             only on the database that recorded it; make a new plan here",
+            ui::sanitize::visible(&plan.plan_id)
+        )));
+    };
+    approval::check_unchanged(&plan, &stored)?;
+    let mut value = stored.content.clone();
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert("plan_id".into(), serde_json::json!(stored.plan_id));
+        map.insert("created_at".into(), serde_json::json!(stored.created_at));
+        map.insert("expires_at".into(), serde_json::json!(stored.expires_at));
+        map.insert("record".into(), serde_json::json!(stored.record));
+    }
+    let copy: Plan = serde_json::from_value(value)
+        .map_err(|err| exit::refused(format!("the server's copy of the plan does not read as a plan ({err}); nothing was written")))?;
+    Ok((copy, stored.now))
 }
 
 /// Every deployment under its locks, held to the plan (rolled back):

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use super::batch::{self, Done, run_each};
 use super::pace::Pace;
-use super::request::{connect, execute, me};
+use super::request::{Connected, connect, execute, me};
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
 use crate::db::transition::Request;
@@ -27,7 +27,12 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
     let Some(first) = requests.first() else {
         return Err(exit::usage("give a deployment id, or --from FILE"));
     };
-    let (mut client, target, now) = connect(ctx, first.lock_timeout)?;
+    let Connected {
+        session: mut client,
+        target,
+        now,
+        approvals,
+    } = connect(ctx, first.lock_timeout)?;
     let items = if args.from.is_none() {
         // One deployment: its refusal is the command's, as a dry run's.
         let outcome = execute(&mut client, first)?;
@@ -47,7 +52,10 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
         };
         return batch::finish(ctx, items, done);
     }
-    let plan = plan_of(ctx, args, out, first, target, now, items)?;
+    let mut plan = plan_of(ctx, args, out, first, target, now, items)?;
+    if approvals.installed {
+        record(&mut client, &mut plan, &first.audit.os_user, args)?;
+    }
     write(out, &plan)?;
     ctx.emit(&plan)?;
     Ok(ExitCode::Done)
@@ -109,6 +117,7 @@ fn plan_of(
         role: args.role.clone(),
         deployments,
         left_out,
+        record: None,
         apply_command: crate::ui::markdown::command_line(&command),
     };
     plan.plan_id = plan_id(&plan)?;
@@ -151,9 +160,30 @@ fn split(items: Vec<BatchItem>) -> (Vec<PlannedDeployment>, Vec<LeftOut>) {
     (planned, left_out)
 }
 
+/// On a database that records plans: the plan recorded by the server,
+/// which stamps its id, who asked, when and its expiry (README,
+/// "Two-person break-glass"); the file carries what it stamped.
+fn record(
+    client: &mut crate::db::session::Session,
+    plan: &mut Plan,
+    os_user: &str,
+    args: &FailSafelyArgs,
+) -> Result<()> {
+    let ttl = i64::try_from(args.plan_ttl.as_secs()).unwrap_or(i64::MAX);
+    let content = crate::decide::approval::content(plan)?;
+    let stamped = crate::db::approvals::record(client, &content, os_user, ttl).map_err(|err| {
+        err.context("recording the plan on the server; no plan was written, nothing was applied")
+    })?;
+    plan.plan_id = stamped.plan_id;
+    plan.created_at = stamped.created_at;
+    plan.expires_at = stamped.expires_at;
+    plan.record = Some(stamped.record);
+    Ok(())
+}
+
 /// `plan-` and the first 16 hex digits of the SHA-256 of the plan's
 /// content (its id left empty): the same plan, the same id.
-fn plan_id(plan: &Plan) -> Result<String> {
+pub fn plan_id(plan: &Plan) -> Result<String> {
     let bytes = serde_json::to_vec(plan).context("serializing the plan")?;
     Ok(format!(
         "plan-{}",

@@ -15,19 +15,39 @@ use crate::db::transition::Audit;
 use crate::db::transition::{self, Outcome, Request};
 use crate::db_failure::DbFailure;
 use crate::exit::{self, ExitCode};
+use crate::db::approvals::Application;
+use crate::decide::approval;
+use crate::model::approvals::Approvals;
 use crate::model::plan::{Approval, Person};
 use crate::model::target::WriteTarget;
 use crate::ui;
 
+/// A session for a write: where it lands, the server's now() and, on a
+/// database that records plans, its policy.
+pub struct Connected {
+    pub session: Session,
+    pub target: WriteTarget,
+    pub now: DateTime<Utc>,
+    pub approvals: Approvals,
+}
+
 /// Connects for a write and reads, once for the session, where it lands
-/// (`db::target`), with the server's now().
-pub fn connect(
-    ctx: &Context,
-    lock_timeout: Duration,
-) -> Result<(Session, WriteTarget, DateTime<Utc>)> {
+/// (`db::target`), with the server's now(); the policy only where the
+/// database records plans (one more read there).
+pub fn connect(ctx: &Context, lock_timeout: Duration) -> Result<Connected> {
     let (mut session, reached) = ctx.connect_reporting(lock_timeout)?;
-    let (target, now) = crate::db::target::read(&mut session, &reached, ctx.region())?;
-    Ok((session, target, now))
+    let (target, now, installed) = crate::db::target::read(&mut session, &reached, ctx.region())?;
+    let approvals = if installed {
+        crate::db::approvals::state(&mut session, &ctx.global.schema)?
+    } else {
+        Approvals::default()
+    };
+    Ok(Connected {
+        session,
+        target,
+        now,
+        approvals,
+    })
 }
 
 /// This process on `target`, as the two-person rule compares people: its
@@ -43,15 +63,33 @@ pub fn me(audit: &Audit, target: &WriteTarget) -> Person {
 
 /// Connects for the requests of a write without a plan; with
 /// `--break-glass-alone` their audit says that nobody else approved them.
+///
+/// Where the database records plans, its policy is the rule (the
+/// environment may only tighten it): a write without a plan is refused
+/// unless it allows one alone, and every write records its application,
+/// self-approved, in its transaction (the database refuses it otherwise).
+/// (`history --self-approved` lists every write without a plan.)
 pub fn connect_for(
     ctx: &Context,
     args: &FailSafelyArgs,
     requests: &mut [Request],
 ) -> Result<(Session, WriteTarget)> {
     let lock_timeout = requests.first().map(|r| r.lock_timeout).unwrap_or_default();
-    let (session, target, _) = connect(ctx, lock_timeout)?;
-    if args.break_glass_alone {
-        for request in requests.iter_mut() {
+    let Connected {
+        session,
+        target,
+        approvals,
+        ..
+    } = connect(ctx, lock_timeout)?;
+    let writes = requests.iter().any(|r| !r.dry_run);
+    approval::check_direct_write(
+        args.require_approval || approvals.requires_approval(),
+        writes,
+        args.break_glass_alone,
+    )?;
+    approval::check_alone_allowed(&approvals, args.break_glass_alone)?;
+    for request in requests.iter_mut().filter(|r| !r.dry_run) {
+        if args.break_glass_alone {
             let me = me(&request.audit, &target);
             request.audit.approval = Some(Approval {
                 plan_id: None,
@@ -59,6 +97,13 @@ pub fn connect_for(
                 approver: me,
                 self_approved: true,
                 break_glass_alone: true,
+            });
+        }
+        if approvals.installed {
+            request.audit.application = Some(Application {
+                plan_id: None,
+                approver_os_user: request.audit.os_user.clone(),
+                break_glass_alone: args.break_glass_alone,
             });
         }
     }

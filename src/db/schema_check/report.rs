@@ -44,6 +44,10 @@ pub struct SchemaReport {
     /// How many things the inventory reported.
     #[serde(skip)]
     pub relations_inventoried: usize,
+    /// The enforcing trigger of `approvals install --enforce` is on the
+    /// events table, exactly as the tool creates it (vouched for).
+    #[serde(skip)]
+    pub enforcing: bool,
     /// The oid of each table found, by name.
     #[serde(skip)]
     pub oids: BTreeMap<&'static str, i64>,

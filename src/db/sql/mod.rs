@@ -202,6 +202,10 @@ pub enum Kind {
     /// reads the sandbox's scenario table or calls the reference control
     /// plane): not held to the EXPLAIN check of production databases.
     Sandbox,
+    /// A query of the tool's own `pushleft_approvals` schema (small
+    /// tables, read and written by primary key), which a database without
+    /// that schema never runs: not held to the EXPLAIN check.
+    Approvals,
 }
 
 /// The type of a parameter.
@@ -259,6 +263,7 @@ macro_rules! file {
 
 // The registry's modules, one file each, mirroring `sql/` (after the
 // macro, which they use).
+pub mod approvals;
 pub mod complete;
 pub mod connect;
 pub mod diagnose;
@@ -313,6 +318,16 @@ pub const ALL: &[&Statement] = &[
     &schema_check::CHECK,
     &connect::SESSION_ATTRS,
     &complete::CANDIDATES,
+    &approvals::INSTALL,
+    &approvals::SET_POLICY,
+    &approvals::ENFORCE,
+    &approvals::UNENFORCE,
+    &approvals::STATE,
+    &approvals::POLICY,
+    &approvals::RECORD_PLAN,
+    &approvals::READ_PLAN,
+    &approvals::APPLY,
+    &approvals::DEFER_ENFORCE,
     &doctor::FACTS,
     &doctor::SAVEPOINT,
     &doctor::RELEASE_ROLE,

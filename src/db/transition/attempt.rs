@@ -179,6 +179,12 @@ fn attempt_in(
     let stuck = decide::stuck(&snapshot, &request.policy);
     check_expectations(request, &snapshot, &verdict, &stuck, &fingerprint)?;
 
+    // Step 10, first where the database records plans: the application
+    // (its trigger holds it to the policy and the plan), or, for a dry run
+    // of no plan under the enforcing trigger, that trigger deferred to a
+    // COMMIT the dry run never reaches.
+    let deferred_enforcing = record_application(&mut tx, request, &first, id, verdict.path)?;
+
     // Step 10: the runbook's UPDATE and the event, with the audit.
     let decided = Decided {
         path: verdict.path,
@@ -193,7 +199,7 @@ fn attempt_in(
     let written = write(&mut tx, request, &snapshot, &decided, &who)?;
 
     // Steps 11 and 12 (a dry run also rolls back there).
-    let (tx, event) = guard_and_reread(tx, request, id, &first, &written)?;
+    let (tx, event) = guard_and_reread(tx, request, id, &first, &written, deferred_enforcing)?;
 
     let outcome = Outcome {
         deployment_id: id,
@@ -230,15 +236,19 @@ fn guard_and_reread<'s>(
     id: Uuid,
     first: &FirstMessage,
     written: &Written,
+    deferred_enforcing: bool,
 ) -> Result<(Option<Pinned<'s>>, EventOut)> {
     let schema = &request.schema;
+    let fire = !deferred_enforcing;
     let (tx, after) = if request.dry_run {
-        (None, guard::read_after_and_roll_back(tx, schema)?)
+        (None, guard::read_after_and_roll_back(tx, schema, fire)?)
     } else {
-        let after = guard::read_after(&mut tx, schema)?;
+        let after = guard::read_after(&mut tx, schema, fire)?;
         (Some(tx), after)
     };
-    if let Some(refusal) = guard::judge(id, &first.before, &after, &first.write_set) {
+    let mut write_set = first.write_set.clone();
+    write_set.applications_expected = i64::from(request.audit.application.is_some());
+    if let Some(refusal) = guard::judge(id, &first.before, &after, &write_set) {
         if let Some(tx) = tx {
             tx.rollback()?;
         }
@@ -299,6 +309,28 @@ fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
          Run `pushleft-controller doctor` for the full check",
         lines.join("\n  ")
     ))
+}
+
+/// Step 10, first: the write's application where the database records
+/// plans; a refusal of its trigger (the policy, the plan) is exit 4 with
+/// the server's words. Returns whether the enforcing trigger was deferred
+/// instead (a dry run that records no application).
+fn record_application(
+    tx: &mut Pinned<'_>,
+    request: &Request,
+    first: &FirstMessage,
+    id: Uuid,
+    path: BreakGlassPath,
+) -> Result<bool> {
+    let Some(application) = &request.audit.application else {
+        if request.dry_run && first.report.enforcing {
+            crate::db::approvals::defer_enforcing(tx, &request.schema)?;
+            return Ok(true);
+        }
+        return Ok(false);
+    };
+    crate::db::approvals::apply_in(tx, application, id, path.as_str(), &request.reason)?;
+    Ok(false)
 }
 
 /// Step 2, last: `--role` (SET LOCAL ROLE), as a bound parameter.

@@ -103,6 +103,19 @@ pub fn explain_db_error(err: anyhow::Error, request: &Request) -> anyhow::Error 
             "deployment {id}: the transaction kept conflicting with concurrent changes ({message}) after {MAX_ATTEMPTS} attempts; nothing was written. Re-diagnose and retry"
         ));
     }
+    if failure == DbFailure::PolicyRefused {
+        return exit::explained(
+            failure,
+            ExitCode::Refused,
+            format!(
+                "deployment {id}: the database refused the write: {}. Nothing was written. \
+                 Make a plan (--plan-out FILE, which writes nothing) and have another operator \
+                 apply it (fail-safely --apply FILE); `pushleft-controller doctor` shows the \
+                 policy",
+                crate::model::text::escaped(message.trim_start_matches("pushleft_approvals: "))
+            ),
+        );
+    }
     if failure == DbFailure::InsufficientPrivilege {
         let role = request
             .role

@@ -147,6 +147,9 @@ fn write_set_from(
             ("table", "deployments") => {
                 set.deployments.insert(relid);
             }
+            ("table", "applications") => {
+                set.applications.insert(relid);
+            }
             ("table", _) => {
                 set.events.insert(relid);
             }

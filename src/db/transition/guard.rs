@@ -25,9 +25,17 @@ pub(super) struct After {
 }
 
 /// Step 11's message; `end` (ROLLBACK for a dry run) goes last in it.
-fn script(schema: &Schema, end: Option<&str>) -> String {
+/// Without `fire` (a dry run whose deferred triggers already fire at the
+/// end of each statement, the enforcing one only at COMMIT) SET
+/// CONSTRAINTS is left out, and its empty result stands in.
+fn script(schema: &Schema, end: Option<&str>, fire: bool) -> String {
+    let first = if fire {
+        sql::fail_safely::FIRE_DEFERRED.text.to_string()
+    } else {
+        "SELECT 1 WHERE false".to_string()
+    };
     let mut parts = vec![
-        sql::fail_safely::FIRE_DEFERRED.text.to_string(),
+        first,
         sql::fail_safely::GUARD_COUNTERS.text.to_string(),
         sql::fail_safely::GUARD_LOCKS.text.to_string(),
         sql::fail_safely::REREAD.sql(schema),
@@ -37,17 +45,21 @@ fn script(schema: &Schema, end: Option<&str>) -> String {
 }
 
 /// Step 11 in a transaction that goes on (to COMMIT).
-pub(super) fn read_after(tx: &mut Pinned<'_>, schema: &Schema) -> Result<After> {
+pub(super) fn read_after(tx: &mut Pinned<'_>, schema: &Schema, fire: bool) -> Result<After> {
     let messages = tx
-        .simple_query(&script(schema, None))
+        .simple_query(&script(schema, None, fire))
         .context("firing deferred constraint triggers, then the guard's reads")?;
     after(messages)
 }
 
 /// Step 11 for a dry run: the same reads, and the ROLLBACK with them.
-pub(super) fn read_after_and_roll_back(tx: Pinned<'_>, schema: &Schema) -> Result<After> {
+pub(super) fn read_after_and_roll_back(
+    tx: Pinned<'_>,
+    schema: &Schema,
+    fire: bool,
+) -> Result<After> {
     let messages = tx
-        .end_with(&script(schema, Some("ROLLBACK")))
+        .end_with(&script(schema, Some("ROLLBACK"), fire))
         .context("firing deferred constraint triggers, then the guard's reads")?;
     after(messages)
 }

@@ -76,6 +76,11 @@ pub struct Audit {
     /// An applied plan's requester and approver (`--apply`), or a write
     /// under the two-person rule with `--break-glass-alone`.
     pub approval: Option<crate::model::plan::Approval>,
+    /// On a database that records plans (README, "Two-person
+    /// break-glass"): the application this write records in its own
+    /// transaction, before its event (None: a dry run of no plan, or a
+    /// database without `approvals install`).
+    pub application: Option<crate::db::approvals::Application>,
 }
 
 impl Audit {
@@ -89,6 +94,7 @@ impl Audit {
             tool: crate::db::connect::APPLICATION_NAME.to_string(),
             region: None,
             approval: None,
+            application: None,
         }
     }
 }

@@ -13,8 +13,41 @@ fn set() -> WriteSet {
         deployments: [DEPLOYMENTS].into(),
         events: [EVENTS, 201, EVENTS_P2].into(),
         toast: [900].into(),
-        all: [DEPLOYMENTS, EVENTS, 201, EVENTS_P2, 900, 101, 901].into(),
+        all: [DEPLOYMENTS, EVENTS, 201, EVENTS_P2, 900, 101, 901, APPLICATIONS].into(),
+        applications: [APPLICATIONS].into(),
+        applications_expected: 0,
     }
+}
+
+const APPLICATIONS: i64 = 400;
+
+#[test]
+fn an_application_is_allowed_only_when_the_write_records_one() {
+    let before = counters(&[]);
+    let written = counters(&[
+        (DEPLOYMENTS, "public.deployments", [0, 1, 0]),
+        (EVENTS_P2, "public.deployment_events_p2", [1, 0, 0]),
+        (APPLICATIONS, "pushleft_approvals.applications", [1, 0, 0]),
+    ]);
+    let err = check_guard(&before, &written, &set()).unwrap_err();
+    assert!(err.contains("pushleft_approvals.applications (1 inserted"), "{err}");
+    let recording = WriteSet {
+        applications_expected: 1,
+        ..set()
+    };
+    assert_eq!(check_guard(&before, &written, &recording), Ok(()));
+    // Recorded but missing, or twice: refused.
+    let missing = counters(&[
+        (DEPLOYMENTS, "public.deployments", [0, 1, 0]),
+        (EVENTS_P2, "public.deployment_events_p2", [1, 0, 0]),
+    ]);
+    assert!(check_guard(&before, &missing, &recording).is_err());
+    let twice = counters(&[
+        (DEPLOYMENTS, "public.deployments", [0, 1, 0]),
+        (EVENTS_P2, "public.deployment_events_p2", [1, 0, 0]),
+        (APPLICATIONS, "pushleft_approvals.applications", [2, 0, 0]),
+    ]);
+    assert!(check_guard(&before, &twice, &recording).is_err());
 }
 
 fn counters(rows: &[(i64, &str, [i64; 3])]) -> Counters {

@@ -146,6 +146,27 @@ impl Trigger {
     }
 }
 
+/// The enforcing trigger of `approvals install --enforce` (README,
+/// "Two-person break-glass") exactly as the tool creates it: its name, a
+/// deferred constraint trigger AFTER INSERT FOR EACH ROW, calling
+/// `pushleft_approvals.enforce_plan()`, PL/pgSQL whose body is `source`
+/// (the one the tool installs) to the byte. Only reads: vouched for.
+pub fn enforcing_trigger(trigger: &Trigger, source: &str) -> bool {
+    trigger.name == "pushleft_approvals_enforce"
+        && trigger.constraint
+        && trigger.row_level()
+        && !trigger.before()
+        && !trigger.instead()
+        && trigger.on(Operation::Insert)
+        && !trigger.on(Operation::Update)
+        && !trigger.on(Operation::Delete)
+        && trigger.function == "pushleft_approvals.enforce_plan()"
+        && !trigger.builtin
+        && trigger.language == "plpgsql"
+        && !source.is_empty()
+        && trigger.source == source
+}
+
 /// Whether a trigger function really refuses: PL/pgSQL whose first
 /// statement is a RAISE of an error (EXCEPTION, the default level, an
 /// SQLSTATE or a condition), with no EXCEPTION handler anywhere that could

@@ -1,0 +1,65 @@
+//! What `approvals install` did, in words (README, "Two-person
+//! break-glass").
+
+use super::output::Output;
+use super::report::{Line, Report};
+use super::sanitize::visible;
+use crate::model::approvals::{InstallReport, Policy};
+
+impl Report for InstallReport {
+    fn human(&self, _out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(format!(
+            "{} schema {}, owned by {} (the only role that may change or delete a record)",
+            if self.created { "created" } else { "completed" },
+            self.schema,
+            visible(&self.owner)
+        ))];
+        lines.push(Line::Out(format!(
+            "policy: {}",
+            change(self.policy_before.map(words), &words(self.policy))
+        )));
+        let enforcing = |on: bool| {
+            if on {
+                format!("the trigger on {} refuses operator events without a plan", self.events_table)
+            } else {
+                format!("no trigger on {} (psql writes are not refused)", self.events_table)
+            }
+        };
+        let before = (self.policy_before.is_some() || self.enforcing_before)
+            .then(|| enforcing(self.enforcing_before));
+        lines.push(Line::Out(format!(
+            "enforce: {}",
+            change(before, &enforcing(self.enforcing))
+        )));
+        lines.push(Line::Note(
+            "next: plans made with --plan-out are recorded here, and --apply applies only the \
+             server's copy; `pushleft-controller doctor` shows the policy"
+                .to_string(),
+        ));
+        lines
+    }
+}
+
+/// `now`, or `was → now` when it changed, or `now (unchanged)`.
+fn change(before: Option<String>, now: &str) -> String {
+    match before {
+        None => now.to_string(),
+        Some(was) if was == now => format!("{now} (unchanged)"),
+        Some(was) => format!("{was} → {now}"),
+    }
+}
+
+/// The policy in words.
+pub fn words(policy: Policy) -> String {
+    let who = if policy.require_approval {
+        "every write needs a plan applied by another session_user"
+    } else {
+        "a plan is optional"
+    };
+    let alone = if policy.break_glass_alone_allowed {
+        "--break-glass-alone allowed (and marked)"
+    } else {
+        "--break-glass-alone refused"
+    };
+    format!("{who}; {alone}")
+}
