@@ -63,6 +63,21 @@ SELECT json_build_object(
                     WHERE n.nspname = $1::text AND c.relname = i.name
                       AND c.relkind IN ('i', 'I')))
                 FROM unnest($4::text[]) AS i(name)),
+    -- Whether this database records plans (approvals install), and the
+    -- enforcing trigger on the events table; the policy itself is read
+    -- after, only where the schema is installed (sql/approvals/policy.sql).
+    'approvals', json_build_object(
+        'installed', to_regclass('pushleft_approvals.policy') IS NOT NULL
+                     AND to_regclass('pushleft_approvals.plans') IS NOT NULL
+                     AND to_regclass('pushleft_approvals.applications') IS NOT NULL,
+        'enforcing', EXISTS (SELECT 1 FROM pg_trigger t
+                             JOIN pg_class c ON c.oid = t.tgrelid
+                             JOIN pg_namespace n ON n.oid = c.relnamespace
+                             WHERE n.nspname = $1::text AND c.relname = 'deployment_events'
+                               AND t.tgname = 'pushleft_approvals_enforce'
+                               AND t.tgenabled <> 'D'),
+        'owner', (SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace
+                  WHERE nspname = 'pushleft_approvals')),
     'settings', (SELECT json_object_agg(s.name, json_build_object(
                      'setting', s.setting, 'shown', current_setting(s.name)))
                  FROM pg_settings s

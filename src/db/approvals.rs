@@ -199,6 +199,8 @@ pub fn apply_in(
 /// no application is recorded: it fires only at COMMIT, never reached.
 pub fn defer_enforcing(tx: &mut Pinned<'_>, schema: &Schema) -> Result<()> {
     tx.batch_execute(&sql::approvals::DEFER_ENFORCE.sql(schema))
-        .context("deferring the enforcing trigger for the dry run (sql/approvals/defer_enforce.sql)")?;
+        .context(
+            "deferring the enforcing trigger for the dry run (sql/approvals/defer_enforce.sql)",
+        )?;
     Ok(())
 }

@@ -7,14 +7,14 @@
 //! authentication.
 
 use anyhow::{Context as _, Result};
-use serde_json::Value;
 use chrono::{DateTime, Utc};
+use serde_json::Value;
 
 use crate::exit;
 use crate::model::approvals::{Approvals, StoredPlan};
-use crate::model::text::escaped;
 use crate::model::plan::{Approval, Person, Plan};
 use crate::model::target::WriteTarget;
+use crate::model::text::escaped;
 
 /// The variable that turns the two-person rule on.
 pub const REQUIRE_APPROVAL: &str = "PUSHLEFT_REQUIRE_APPROVAL";
@@ -88,9 +88,17 @@ pub fn check_unchanged(file: &Plan, stored: &StoredPlan) -> Result<()> {
     if fields.is_empty() {
         return Ok(());
     }
-    let shown: Vec<String> = fields.iter().take(12).map(|f| escaped(f).into_owned()).collect();
+    let shown: Vec<String> = fields
+        .iter()
+        .take(12)
+        .map(|f| escaped(f).into_owned())
+        .collect();
     let more = fields.len().saturating_sub(shown.len());
-    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
     Err(exit::refused(format!(
         "the plan file {} is not the plan the server recorded: {}{more} differ. Nothing was \
          written. Apply the plan as it was reviewed (the ticket's copy), or make a new plan",

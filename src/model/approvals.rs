@@ -18,6 +18,23 @@ pub struct Policy {
     pub enforce: bool,
 }
 
+impl Policy {
+    /// The policy in words (`approvals install`, doctor).
+    pub fn words(self) -> String {
+        let who = if self.require_approval {
+            "every write needs a plan applied by another session_user"
+        } else {
+            "a plan is optional"
+        };
+        let alone = if self.break_glass_alone_allowed {
+            "--break-glass-alone allowed (and marked)"
+        } else {
+            "--break-glass-alone refused"
+        };
+        format!("{who}; {alone}")
+    }
+}
+
 /// Whether a database records plans, and how.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Approvals {

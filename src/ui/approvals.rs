@@ -20,9 +20,15 @@ impl Report for InstallReport {
         )));
         let enforcing = |on: bool| {
             if on {
-                format!("the trigger on {} refuses operator events without a plan", self.events_table)
+                format!(
+                    "the trigger on {} refuses operator events without a plan",
+                    self.events_table
+                )
             } else {
-                format!("no trigger on {} (psql writes are not refused)", self.events_table)
+                format!(
+                    "no trigger on {} (psql writes are not refused)",
+                    self.events_table
+                )
             }
         };
         let before = (self.policy_before.is_some() || self.enforcing_before)
@@ -49,17 +55,6 @@ fn change(before: Option<String>, now: &str) -> String {
     }
 }
 
-/// The policy in words.
-pub fn words(policy: Policy) -> String {
-    let who = if policy.require_approval {
-        "every write needs a plan applied by another session_user"
-    } else {
-        "a plan is optional"
-    };
-    let alone = if policy.break_glass_alone_allowed {
-        "--break-glass-alone allowed (and marked)"
-    } else {
-        "--break-glass-alone refused"
-    };
-    format!("{who}; {alone}")
+fn words(policy: Policy) -> String {
+    policy.words()
 }

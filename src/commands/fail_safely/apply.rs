@@ -14,14 +14,14 @@ use anyhow::{Context as _, Result};
 use super::batch::{Done, finish, run_each, wait_for_written};
 use super::pace::Pace;
 use super::request::{Connected, connect, execute, me, refuse_without_terminal};
-use crate::db::approvals::Application;
-use crate::model::approvals::Approvals;
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
+use crate::db::approvals::Application;
 use crate::db::session::Session;
 use crate::db::transition::Request;
 use crate::decide::approval;
 use crate::exit::{self, ExitCode};
+use crate::model::approvals::Approvals;
 use crate::model::plan::{PLAN_VERSION, Plan, PlanFile};
 use crate::model::target::WriteTarget;
 use crate::ui;
@@ -190,8 +190,11 @@ fn server_copy(
         map.insert("expires_at".into(), serde_json::json!(stored.expires_at));
         map.insert("record".into(), serde_json::json!(stored.record));
     }
-    let copy: Plan = serde_json::from_value(value)
-        .map_err(|err| exit::refused(format!("the server's copy of the plan does not read as a plan ({err}); nothing was written")))?;
+    let copy: Plan = serde_json::from_value(value).map_err(|err| {
+        exit::refused(format!(
+            "the server's copy of the plan does not read as a plan ({err}); nothing was written"
+        ))
+    })?;
     Ok((copy, stored.now))
 }
 

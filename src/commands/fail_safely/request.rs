@@ -11,12 +11,12 @@ use chrono::{DateTime, Utc};
 
 use crate::cli::FailSafelyArgs;
 use crate::commands::Context;
+use crate::db::approvals::Application;
 use crate::db::transition::Audit;
 use crate::db::transition::{self, Outcome, Request};
 use crate::db_failure::DbFailure;
-use crate::exit::{self, ExitCode};
-use crate::db::approvals::Application;
 use crate::decide::approval;
+use crate::exit::{self, ExitCode};
 use crate::model::approvals::Approvals;
 use crate::model::plan::{Approval, Person};
 use crate::model::target::WriteTarget;

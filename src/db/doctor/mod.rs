@@ -20,6 +20,7 @@ use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings};
 use crate::decide::triggers::AllowedTriggers;
 
+mod approvals;
 mod facts;
 pub mod indexes;
 mod privileges;
@@ -168,6 +169,7 @@ fn in_transaction(
         write_privileges(&facts, &writer, as_role, checks)?;
     }
     schema(tx, expect, checks)?;
+    approvals::approvals(tx, &facts, checks)?;
     indexes::indexes(&facts, &expect.schema, checks)?;
     session(tx, &facts, settings, reached, checks)
 }

@@ -13,7 +13,17 @@ fn set() -> WriteSet {
         deployments: [DEPLOYMENTS].into(),
         events: [EVENTS, 201, EVENTS_P2].into(),
         toast: [900].into(),
-        all: [DEPLOYMENTS, EVENTS, 201, EVENTS_P2, 900, 101, 901, APPLICATIONS].into(),
+        all: [
+            DEPLOYMENTS,
+            EVENTS,
+            201,
+            EVENTS_P2,
+            900,
+            101,
+            901,
+            APPLICATIONS,
+        ]
+        .into(),
         applications: [APPLICATIONS].into(),
         applications_expected: 0,
     }
@@ -30,7 +40,10 @@ fn an_application_is_allowed_only_when_the_write_records_one() {
         (APPLICATIONS, "pushleft_approvals.applications", [1, 0, 0]),
     ]);
     let err = check_guard(&before, &written, &set()).unwrap_err();
-    assert!(err.contains("pushleft_approvals.applications (1 inserted"), "{err}");
+    assert!(
+        err.contains("pushleft_approvals.applications (1 inserted"),
+        "{err}"
+    );
     let recording = WriteSet {
         applications_expected: 1,
         ..set()

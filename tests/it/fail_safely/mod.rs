@@ -49,6 +49,7 @@ pub fn request(deployment: &str, reason: &str) -> Request {
             tool: "pushleft-controller/test".into(),
             region: None,
             approval: None,
+            application: None,
         },
         schema: Schema::public(),
         even_if_not_stuck: false,

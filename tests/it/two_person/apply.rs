@@ -95,8 +95,10 @@ fn another_os_user_applies_the_plan_and_history_names_requester_and_approver() {
         "{}",
         table.stdout
     );
+    // Approved by someone else: not among the self-approved writes (the
+    // scenarios' own events, written without a plan, are).
     assert_eq!(
-        history(&db, &["--self-approved"])["actions"],
+        history(&db, &["--self-approved", "--deployment", "d0000002"])["actions"],
         serde_json::json!([])
     );
     // A rerun replays: nothing is written twice.
@@ -130,7 +132,7 @@ fn break_glass_alone_applies_and_is_marked_self_approved() {
     );
     run.assert_code(0);
     assert_eq!(status_of(&db, &scenario(1)), "failed");
-    let listed = history(&db, &["--self-approved"]);
+    let listed = history(&db, &["--self-approved", "--deployment", "d0000001"]);
     let actions = listed["actions"].as_array().unwrap();
     assert_eq!(actions.len(), 1, "{listed:#}");
     let approval = &actions[0]["audit"]["approval"];
@@ -149,7 +151,13 @@ fn break_glass_alone_applies_and_is_marked_self_approved() {
             .unwrap(),
     )
     .assert_code(0);
-    let both = history(&db, &["--self-approved"]);
+    let mut both = Vec::new();
+    for id in ["d0000001", "d0000002"] {
+        let listed = history(&db, &["--self-approved", "--deployment", id]);
+        both.extend(listed["actions"].as_array().unwrap().clone());
+    }
+    both.sort_by_key(|a| std::cmp::Reverse(a["occurred_at"].as_str().unwrap_or("").to_string()));
+    let both = serde_json::json!({ "actions": both });
     assert_eq!(both["actions"].as_array().unwrap().len(), 2, "{both:#}");
     assert_eq!(
         both["actions"][0]["audit"]["approval"]["plan_id"],

@@ -18,6 +18,7 @@ use crate::support::{Run, TestDb};
 mod apply;
 mod pace;
 mod plan;
+mod server;
 
 /// A plan file in a directory of its own, readable by the other user.
 pub struct PlanFile {

@@ -1,0 +1,56 @@
+//! doctor's `approvals` line (README, "Two-person break-glass"): whether
+//! this database records plans, its policy, and whether the enforcing
+//! trigger is in place. The policy is read only where the schema is.
+
+use anyhow::Result;
+
+use super::facts::Facts;
+use super::{Checks, Status};
+use crate::db::columns::Columns;
+use crate::db::session::Pinned;
+use crate::db::sql;
+use crate::model::text::escaped;
+
+pub(super) fn approvals(tx: &mut Pinned<'_>, facts: &Facts, checks: &mut Checks) -> Result<()> {
+    let row = facts.row("approvals")?;
+    let (installed, enforcing, owner): (bool, bool, Option<String>) = (
+        row.col("installed")?,
+        row.col("enforcing")?,
+        row.col("owner")?,
+    );
+    if !installed {
+        checks.push(
+            "approvals",
+            Status::Ok,
+            "plans are files only (no `approvals install` here): --apply holds a file to its \
+             hash, which an editor can recompute; the two-person rule is \
+             PUSHLEFT_REQUIRE_APPROVAL's",
+        );
+        return Ok(());
+    }
+    let policy = sql::approvals::POLICY.query_catalog(tx, &[])?;
+    let words = match policy.first() {
+        None => "no policy row (rerun approvals install)".to_string(),
+        Some(p) => crate::model::approvals::Policy {
+            require_approval: p.try_get("require_approval")?,
+            break_glass_alone_allowed: p.try_get("break_glass_alone_allowed")?,
+            enforce: p.try_get("enforce")?,
+        }
+        .words(),
+    };
+    let enforce = if enforcing {
+        "the enforcing trigger is on deployment_events (psql writes without a plan are refused)"
+    } else {
+        "no enforcing trigger (approvals install --enforce adds it)"
+    };
+    checks.push(
+        "approvals",
+        Status::Ok,
+        format!(
+            "plans are recorded by the server (schema pushleft_approvals, owner {}): {words}; \
+             {enforce}",
+            escaped(owner.as_deref().unwrap_or("?"))
+        ),
+    );
+    Ok(())
+}
