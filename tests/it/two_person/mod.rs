@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::support::{Run, TestDb};
 
 mod apply;
+mod hostile;
 mod limits;
 mod pace;
 mod plan;
