@@ -20,6 +20,7 @@ mod hostile;
 mod limits;
 mod pace;
 mod plan;
+mod signals;
 
 /// A plan file in a directory of its own, readable by the other user.
 pub struct PlanFile {
