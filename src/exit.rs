@@ -287,7 +287,13 @@ pub fn wait_timed_out(message: impl Into<String>) -> anyhow::Error {
 /// The operator pressed Ctrl-C (exit 130), or SIGTERM (143) or SIGHUP
 /// (129) arrived: the code of the signal received.
 pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
-    failure(crate::interrupt::exit_code(), message)
+    failure(signal_code(), message)
+}
+
+/// The exit code of the signal received ([`for_signal`]): 130 when it
+/// was Ctrl-C, or none was.
+pub fn signal_code() -> ExitCode {
+    for_signal(crate::interrupt::signal())
 }
 
 /// The exit code for a signal that stops the tool, as a shell reports a

@@ -21,8 +21,6 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use nix::libc;
 use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, sigaction};
 
-use crate::exit::{self, ExitCode};
-
 /// Ctrl-C belongs to a child command for the rest of the process.
 static CHILD: AtomicBool = AtomicBool::new(false);
 /// How many [`deferred`] guards are alive (a batch around transactions).
@@ -50,8 +48,10 @@ extern "C" fn on_signal(signal: libc::c_int) {
     }
 }
 
-/// Installs the handlers (once per process).
-pub fn install() {
+/// Installs the handlers (once per process). `code` is the exit code of
+/// a signal (`exit::for_signal`, the one mapping), for when it ends the
+/// program at once.
+pub fn install(code: fn(i32) -> i32) {
     INSTALL.call_once(|| {
         // If they cannot be installed, the default (the process dies, the
         // server rolls back) is still safe.
@@ -67,7 +67,7 @@ pub fn install() {
                     if exits_now() {
                         restore_terminal();
                         eprintln!("\ninterrupted: nothing was written");
-                        std::process::exit(exit_code().as_i32());
+                        std::process::exit(code(signal()));
                     }
                 }
             });
@@ -116,10 +116,9 @@ pub fn interrupted() -> bool {
     SIGNAL.load(Ordering::SeqCst) != 0
 }
 
-/// The exit code of the signal received: 130 for Ctrl-C (and when none
-/// was), 143 for SIGTERM, 129 for SIGHUP.
-pub fn exit_code() -> ExitCode {
-    exit::for_signal(SIGNAL.load(Ordering::SeqCst))
+/// The signal received first (`libc::SIGINT`, …), 0 when none was.
+pub fn signal() -> i32 {
+    SIGNAL.load(Ordering::SeqCst)
 }
 
 /// Prompts and progress bars hide the cursor; give it back — on a
