@@ -27,7 +27,10 @@ fn only_a_small_regular_file_is_read() {
     assert!(message(read_bounded(dir.path(), DEADLINE)).contains("a directory"));
     // Exactly the limit is read; one byte more is not.
     std::fs::write(&plan, vec![b' '; MAX_BYTES as usize]).unwrap();
-    assert_eq!(read_bounded(&plan, DEADLINE).unwrap().len(), MAX_BYTES as usize);
+    assert_eq!(
+        read_bounded(&plan, DEADLINE).unwrap().len(),
+        MAX_BYTES as usize
+    );
     std::fs::write(&plan, vec![b' '; MAX_BYTES as usize + 1]).unwrap();
     assert!(message(read_bounded(&plan, DEADLINE)).contains("larger than 1048576 bytes"));
 }
@@ -47,7 +50,10 @@ fn the_version_comes_first_then_every_field_must_be_known() {
     let file = Path::new("p\u{1b}[8m.json");
     let old = message(parse(file, br#"{"schema_version": 2, "plan_id": "x"}"#));
     assert!(old.contains("schema_version 2"), "{old}");
-    assert!(old.contains("p\\u{1b}[8m.json") && !old.contains('\u{1b}'), "{old}");
+    assert!(
+        old.contains("p\\u{1b}[8m.json") && !old.contains('\u{1b}'),
+        "{old}"
+    );
     let none = message(parse(file, br#"{"plan_id": "x"}"#));
     assert!(none.contains("schema_version none"), "{none}");
     let unknown = message(parse(
