@@ -140,7 +140,11 @@ fn check_characters(option: &str, text: &str, newlines: bool) -> anyhow::Result<
         } else {
             continue;
         };
-        let what = if is_control(c) { "the control character " } else { "" };
+        let what = if is_control(c) {
+            "the control character "
+        } else {
+            ""
+        };
         return Err(exit::usage(format!(
             "{option} contains {what}{} at character {}{why}; remove it",
             code_point(c),

@@ -33,9 +33,7 @@ pub fn is_bidi_control(c: char) -> bool {
 /// annotations, shorthand and musical format controls…), and the line and
 /// paragraph separators.
 pub fn is_invisible(c: char) -> bool {
-    is_default_ignorable(c)
-        || is_other_format(c)
-        || matches!(c, '\u{2028}' | '\u{2029}')
+    is_default_ignorable(c) || is_other_format(c) || matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties).

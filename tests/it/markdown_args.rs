@@ -5,8 +5,7 @@
 
 use crate::support::{TestDb, scenario};
 
-const HOSTILE: &str =
-    "INC-9 x\n## Approved by the CTO\n| forged | row |\n![i](http://e.invalid/p.png)\n- item\n<img src=x onerror=alert(1)> end";
+const HOSTILE: &str = "INC-9 x\n## Approved by the CTO\n| forged | row |\n![i](http://e.invalid/p.png)\n- item\n<img src=x onerror=alert(1)> end";
 const PLAIN: &str = "INC-9 a plain reason, on one line only";
 
 /// Lines, headings (`#`) and table rows (`|`) of a markdown report.
@@ -24,7 +23,11 @@ fn shape(text: &str) -> (usize, usize, usize) {
 fn same_shape(label: &str, shows: bool, run: impl Fn(&str) -> String) {
     let plain = run(PLAIN);
     let hostile = run(HOSTILE);
-    assert_eq!(shape(&hostile), shape(&plain), "{label}:\n{hostile}\n---\n{plain}");
+    assert_eq!(
+        shape(&hostile),
+        shape(&plain),
+        "{label}:\n{hostile}\n---\n{plain}"
+    );
     for line in hostile.lines() {
         for planted in ["## Approved", "| forged", "![i]", "- item", "<img"] {
             assert!(!line.starts_with(planted), "{label}: {line}\n{hostile}");
@@ -35,8 +38,7 @@ fn same_shape(label: &str, shows: bool, run: impl Fn(&str) -> String) {
     }
     // Shown, escaped: `\n` in a code span, `\\n` (rendered `\n`) in text.
     assert!(
-        !shows
-            || hostile.contains(r"x\n## Approved") || hostile.contains(r"x\\n## Approved"),
+        !shows || hostile.contains(r"x\n## Approved") || hostile.contains(r"x\\n## Approved"),
         "{label}:\n{hostile}"
     );
 }
@@ -51,11 +53,15 @@ fn a_hostile_reason_keeps_every_markdown_report_in_shape() {
         run.assert_code(0);
         run.stdout.clone()
     };
-    same_shape("--dry-run", true, |r| md(&["fail-safely", "d0000002", "--dry-run"], r));
+    same_shape("--dry-run", true, |r| {
+        md(&["fail-safely", "d0000002", "--dry-run"], r)
+    });
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
     let plan = plan.to_str().unwrap();
-    same_shape("--plan-out", true, |r| md(&["fail-safely", "d0000002", "--plan-out", plan], r));
+    same_shape("--plan-out", true, |r| {
+        md(&["fail-safely", "d0000002", "--plan-out", plan], r)
+    });
     // Written, then read back by history and diagnose: each reason in a
     // database of its own.
     let written = |reason: &str, read: &[&str]| {

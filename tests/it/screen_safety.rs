@@ -248,11 +248,22 @@ fn invisible_characters_in_a_node_name_show_escaped() {
         )
         .unwrap();
     let shown = "edge-07\\u{2060}\\u{ad}\\u{fe0f}\\u{e0041}";
-    for args in [&["stuck", "-o", "wide"][..], &["fleet", "list", "-o", "wide"]] {
+    for args in [
+        &["stuck", "-o", "wide"][..],
+        &["fleet", "list", "-o", "wide"],
+    ] {
         let run = db.run(&[args, &["--color", "never"]].concat());
         for raw in ['\u{2060}', '\u{ad}', '\u{fe0f}', '\u{e0041}'] {
-            assert!(!run.stdout.contains(raw), "{args:?}: {raw:?}\n{}", run.stdout);
-            assert!(!run.stderr.contains(raw), "{args:?}: {raw:?}\n{}", run.stderr);
+            assert!(
+                !run.stdout.contains(raw),
+                "{args:?}: {raw:?}\n{}",
+                run.stdout
+            );
+            assert!(
+                !run.stderr.contains(raw),
+                "{args:?}: {raw:?}\n{}",
+                run.stderr
+            );
         }
         assert!(run.stdout.contains(shown), "{args:?}:\n{}", run.stdout);
     }

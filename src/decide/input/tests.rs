@@ -85,14 +85,25 @@ fn the_default_key_depends_on_deployment_and_reason() {
 
 #[test]
 fn reasons_and_keys_refuse_invisible_and_bidi_characters() {
-    for c in ['\u{200e}', '\u{061c}', '\u{00ad}', '\u{2060}', '\u{fe0f}', '\u{e0041}', '\u{3164}'] {
+    for c in [
+        '\u{200e}',
+        '\u{061c}',
+        '\u{00ad}',
+        '\u{2060}',
+        '\u{fe0f}',
+        '\u{e0041}',
+        '\u{3164}',
+    ] {
         let reason = format!("INC-1 a{c}b");
         let message = broken_rule(&reason, None);
         assert!(message.contains(&code_point(c)), "{message}");
         assert!(!message.contains(&reason), "never echoed raw: {message}");
         let err = validate_key(&format!("key-{c}")).unwrap_err();
         assert_eq!(exit::code_for(&err), ExitCode::Usage);
-        assert!(err.to_string().contains("--idempotency-key contains"), "{err}");
+        assert!(
+            err.to_string().contains("--idempotency-key contains"),
+            "{err}"
+        );
     }
     for key in ["k\u{1b}[2J", "k\nx", "k\rx", "k\u{9b}x", "k\u{202e}x"] {
         let err = validate_key(key).unwrap_err();

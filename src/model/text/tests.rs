@@ -33,8 +33,13 @@ fn default_ignorable_and_format_characters_are_invisible() {
         assert!(is_invisible(c) && is_unsafe(c), "U+{cp:04X}");
     }
     // Their neighbours are ordinary letters, marks and symbols.
-    for c in ['\u{00ac}', '\u{034e}', '\u{1161}', '\u{2070}', '\u{fe10}', '\u{fffc}', 'é', '·'] {
+    for c in [
+        '\u{00ac}', '\u{034e}', '\u{1161}', '\u{2070}', '\u{fe10}', '\u{fffc}', 'é', '·',
+    ] {
         assert!(!is_invisible(c), "{}", code_point(c));
     }
-    assert_eq!(escaped("a\u{2060}b\u{fe0f}\u{e0041}"), "a\\u{2060}b\\u{fe0f}\\u{e0041}");
+    assert_eq!(
+        escaped("a\u{2060}b\u{fe0f}\u{e0041}"),
+        "a\\u{2060}b\\u{fe0f}\\u{e0041}"
+    );
 }

@@ -57,12 +57,20 @@ fn planted_sequences_reach_the_batch_report_made_visible() {
     for (color, on) in [("never", false), ("always", true)] {
         let db = TestDb::scenarios();
         let plan = hostile_plan(&db);
-        let run = db.run(&["fail-safely", "--apply", plan.arg(), "--yes", "--color", color]);
+        let run = db.run(&[
+            "fail-safely",
+            "--apply",
+            plan.arg(),
+            "--yes",
+            "--color",
+            color,
+        ]);
         run.assert_code(0);
         only_our_colours("stdout", &run.stdout, on);
         only_our_colours("stderr", &run.stderr, on);
         assert!(
-            run.stdout.contains("plan-\\u{1b}[8m\\u{1b}[30;40m\\u{9b}2J\\u{202e}"),
+            run.stdout
+                .contains("plan-\\u{1b}[8m\\u{1b}[30;40m\\u{9b}2J\\u{202e}"),
             "{}",
             run.stdout
         );
@@ -82,7 +90,9 @@ fn planted_sequences_reach_the_confirmation_screen_made_visible() {
             .args(["fail-safely", "--apply", plan.arg(), "--color", color]);
         let mut session = rexpect::session::spawn_command(cmd, Some(20_000)).unwrap();
         // Everything the approver reads before the question.
-        let screen = session.exp_string("Type the deployment's short id").unwrap();
+        let screen = session
+            .exp_string("Type the deployment's short id")
+            .unwrap();
         only_our_colours("the confirmation screen", &screen, on);
         for shown in [
             "PLAN plan-\\u{1b}[8m",

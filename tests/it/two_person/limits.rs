@@ -46,7 +46,8 @@ fn a_device_a_fifo_and_a_huge_file_are_refused_at_once() {
     let (plan, _) = make_plan(&db, &["d0000001"], &[]);
     let huge = dir.path().join("huge.json");
     let mut out = std::fs::File::create(&huge).unwrap();
-    out.write_all(&std::fs::read(&plan.path).unwrap()[..1]).unwrap();
+    out.write_all(&std::fs::read(&plan.path).unwrap()[..1])
+        .unwrap();
     let padding = vec![b' '; 1024 * 1024];
     for _ in 0..100 {
         out.write_all(&padding).unwrap();
@@ -61,7 +62,13 @@ fn an_unknown_field_at_any_level_is_refused() {
     let db = TestDb::scenarios();
     let (plan, _) = make_plan(&db, &["d0000001"], &[]);
     let original: Value = serde_json::from_slice(&std::fs::read(&plan.path).unwrap()).unwrap();
-    for pointer in ["", "/target", "/requester", "/deployments/0", "/deployments/0/event"] {
+    for pointer in [
+        "",
+        "/target",
+        "/requester",
+        "/deployments/0",
+        "/deployments/0/event",
+    ] {
         let mut doc = original.clone();
         doc.pointer_mut(pointer)
             .unwrap()
@@ -94,7 +101,10 @@ fn apply_honours_max_before_connecting() {
     // Before connecting: with no database to reach, the same refusal.
     let nowhere = Run::from(
         db.cmd()
-            .env("DATABASE_URL", "postgresql://127.0.0.1:9/none?connect_timeout=1")
+            .env(
+                "DATABASE_URL",
+                "postgresql://127.0.0.1:9/none?connect_timeout=1",
+            )
             .args(["fail-safely", "--apply", plan.arg(), "--yes", "--max", "2"])
             .output()
             .unwrap(),

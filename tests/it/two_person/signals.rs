@@ -44,7 +44,15 @@ fn stopped_by(signal: Signal, code: i32) {
     let child = db
         .cmd()
         .args(["fail-safely", "--from", batch.path().to_str().unwrap()])
-        .args(["--reason", "INC-26 stopped", "--yes", "--rate", "2/s", "-o", "json"])
+        .args([
+            "--reason",
+            "INC-26 stopped",
+            "--yes",
+            "--rate",
+            "2/s",
+            "-o",
+            "json",
+        ])
         .stdout(Stdio::piped())
         .stderr(stderr.reopen().unwrap())
         .spawn()
@@ -54,7 +62,10 @@ fn stopped_by(signal: Signal, code: i32) {
     let out = child.wait_with_output().unwrap();
     let errors = std::fs::read_to_string(stderr.path()).unwrap();
     assert_eq!(out.status.code(), Some(code), "{signal}: {errors}");
-    assert!(!errors.contains('\u{1b}'), "an escape in a file: {errors:?}");
+    assert!(
+        !errors.contains('\u{1b}'),
+        "an escape in a file: {errors:?}"
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["exit_code"], code, "{report:#}");
     let applied: Vec<String> = report["outcomes"]
@@ -66,7 +77,11 @@ fn stopped_by(signal: Signal, code: i32) {
         .collect();
     assert!((1..10).contains(&applied.len()), "{report:#}");
     assert_eq!(report["summary"]["applied"], applied.len());
-    assert_eq!(report["summary"]["skipped"], 10 - applied.len(), "{report:#}");
+    assert_eq!(
+        report["summary"]["skipped"],
+        10 - applied.len(),
+        "{report:#}"
+    );
     // The full dump, before and after: what changed is theirs alone.
     let (was, is) = (rows(&before), rows(&db.dump()));
     let changed: Vec<&String> = was.symmetric_difference(&is).collect();
@@ -102,7 +117,14 @@ fn outside_a_batch_sigterm_ends_at_once_with_nothing_written() {
     let stderr = tempfile::NamedTempFile::new().unwrap();
     let child = db
         .cmd()
-        .args(["wait", "d0000007", "--timeout", "10m", "--interval", "300ms"])
+        .args([
+            "wait",
+            "d0000007",
+            "--timeout",
+            "10m",
+            "--interval",
+            "300ms",
+        ])
         .stdout(Stdio::null())
         .stderr(stderr.reopen().unwrap())
         .spawn()
