@@ -21,7 +21,12 @@ pub enum ExitCode {
     Conflict,
     WaitTimedOut,
     StuckFound,
+    /// Ctrl-C (SIGINT).
     Interrupted,
+    /// SIGTERM.
+    Terminated,
+    /// SIGHUP.
+    HungUp,
     /// `sandbox -- CMD` passes CMD's own status through.
     Child(i32),
 }
@@ -38,6 +43,8 @@ impl ExitCode {
             ExitCode::WaitTimedOut => 6,
             ExitCode::StuckFound => 10,
             ExitCode::Interrupted => 130,
+            ExitCode::Terminated => 143,
+            ExitCode::HungUp => 129,
             ExitCode::Child(code) => code,
         }
     }
@@ -60,7 +67,9 @@ impl ExitCode {
             ExitCode::Refused => ErrorKind::Refused,
             ExitCode::Conflict => ErrorKind::Conflict,
             ExitCode::WaitTimedOut => ErrorKind::TimedOut,
-            ExitCode::Interrupted => ErrorKind::Interrupted,
+            ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => {
+                ErrorKind::Interrupted
+            }
             ExitCode::Child(_) => ErrorKind::CommandFailed,
             ExitCode::Done | ExitCode::StuckFound | ExitCode::Unexpected => ErrorKind::Unexpected,
         }
@@ -82,7 +91,7 @@ pub enum ErrorKind {
     Conflict,
     /// `wait` ran out of time (exit 6).
     TimedOut,
-    /// Ctrl-C (exit 130).
+    /// Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129).
     Interrupted,
     /// The session went away while the command worked (exit 1).
     ConnectionLost,
@@ -276,9 +285,27 @@ pub fn wait_timed_out(message: impl Into<String>) -> anyhow::Error {
     failure(ExitCode::WaitTimedOut, message)
 }
 
-/// The operator pressed Ctrl-C: exit 130.
+/// The operator pressed Ctrl-C (exit 130), or SIGTERM (143) or SIGHUP
+/// (129) arrived: the code of the signal received.
 pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Interrupted, message)
+    failure(signal_code(), message)
+}
+
+/// The exit code of the signal received ([`for_signal`]): 130 when it
+/// was Ctrl-C, or none was.
+pub fn signal_code() -> ExitCode {
+    for_signal(crate::interrupt::signal())
+}
+
+/// The exit code for a signal that stops the tool, as a shell reports a
+/// process killed by it (128 + its number): SIGHUP 129, SIGTERM 143;
+/// Ctrl-C, and anything else, 130.
+pub fn for_signal(signal: i32) -> ExitCode {
+    match signal {
+        nix::libc::SIGTERM => ExitCode::Terminated,
+        nix::libc::SIGHUP => ExitCode::HungUp,
+        _ => ExitCode::Interrupted,
+    }
 }
 
 /// The exit code for an error: the first [`Failure`] in its chain, else

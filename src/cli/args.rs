@@ -30,6 +30,7 @@ pub enum ExpectedPath {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("batch_source").args(["from", "apply"])))]
 pub struct FailSafelyArgs {
     /// Deployment id: a UUID or a unique prefix (4+ hex digits).
     #[arg(
@@ -48,12 +49,13 @@ pub struct FailSafelyArgs {
     #[arg(long, requires = "from", hide_short_help = true)]
     pub keep_going: bool,
 
-    /// With --from: refuse a batch of more deployments than this.
+    /// With --from or --apply: refuse a batch (a plan) of more deployments
+    /// than this.
     #[arg(
         long,
         default_value_t = 50,
         value_name = "N",
-        requires = "from",
+        requires = "batch_source",
         hide_short_help = true
     )]
     pub max: usize,

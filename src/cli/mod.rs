@@ -35,7 +35,8 @@ Exit status:
   0 done, 1 unexpected error, 2 usage or bad input, 3 not found,
   4 refused (precondition, guard, nothing to do, no terminal to confirm),
   5 conflict, lock timeout or changed fingerprint (re-diagnose and retry),
-  6 wait timed out, 10 stuck --exit-code found something, 130 interrupted.
+  6 wait timed out, 10 stuck --exit-code found something,
+  130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP.
 
 Examples:
   pushleft-controller doctor

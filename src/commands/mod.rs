@@ -162,7 +162,7 @@ fn settings_with(options: &ConnectOptions, label: &str) -> Result<Settings> {
 
 /// Runs one parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> Result<ExitCode> {
-    crate::interrupt::install();
+    crate::interrupt::install(|signal| exit::for_signal(signal).as_i32());
     let ctx = Context::new(cli.global);
     let Some(command) = &cli.command else {
         return Err(exit::usage(format!(

@@ -107,6 +107,19 @@ pub fn check_unchanged(file: &Plan, stored: &StoredPlan) -> Result<()> {
     )))
 }
 
+/// A file-only plan's id: `plan-` and the first 16 hex digits of the
+/// SHA-256 of its document with the id left empty (the same plan, the
+/// same id).
+pub fn file_plan_id(plan: &Plan) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let unnamed = Plan {
+        plan_id: String::new(),
+        ..plan.clone()
+    };
+    let bytes = serde_json::to_vec(&unnamed).context("serializing the plan")?;
+    Ok(format!("plan-{}", hex::encode(&Sha256::digest(&bytes)[..8])))
+}
+
 /// Refuses (4) a file-only plan (no server record) whose id is not the
 /// hash of its content: it was edited after it was made. (An editor who
 /// recomputes the hash is not caught: README, "Two-person break-glass".)

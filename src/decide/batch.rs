@@ -62,13 +62,13 @@ fn push_once(ids: &mut Vec<String>, id: &str) {
 }
 
 /// How serious an exit code is for a batch, most serious first:
-/// interrupted (130), unexpected (1), refused (4), conflict (5), wait timed
+/// interrupted (130, 143, 129), unexpected (1), refused (4), conflict (5), wait timed
 /// out (6), not found (3), usage (2), done (0). A batch (of fail-safely or
 /// of wait) exits with the most serious code among its deployments; 0 when
 /// every one was applied, replayed or verified.
 pub fn severity(code: ExitCode) -> u8 {
     match code {
-        ExitCode::Interrupted => 7,
+        ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => 7,
         ExitCode::Unexpected | ExitCode::Child(_) => 6,
         ExitCode::Refused => 5,
         ExitCode::Conflict => 4,

@@ -5,7 +5,7 @@ use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::exit;
-use crate::model::text::{code_point, is_bidi_override, is_control};
+use crate::model::text::{code_point, is_bidi_control, is_control, is_invisible};
 
 /// Longest reason accepted (characters).
 pub const MAX_REASON: usize = 2000;
@@ -61,8 +61,8 @@ fn is_placeholder(reason: &str) -> bool {
 
 /// Validates the reason the audit keeps (README, "When things go wrong",
 /// the `--reason` rows): trimmed; 4 to 2,000 characters; no control
-/// characters but newlines; no bidirectional override or isolate
-/// characters; not a placeholder; and, when the team requires one
+/// characters but newlines; no bidirectional or invisible characters
+/// ([`check_characters`]); not a placeholder; and, when the team requires one
 /// (`PUSHLEFT_REASON_PATTERN`), matching `pattern`. Anything else is exit
 /// 2, naming the rule that was broken.
 pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Result<String> {
@@ -77,25 +77,7 @@ pub fn validate_reason(raw: &str, pattern: Option<&regex::Regex>) -> anyhow::Res
             "--reason contains a NUL byte, which cannot be stored; remove it",
         ));
     }
-    for (at, c) in reason.chars().enumerate() {
-        if is_control(c) && c != '\n' {
-            return Err(exit::usage(format!(
-                "--reason contains the control character {} at character {}: only newlines \
-                 are allowed (an escape sequence or a carriage return would be stored and \
-                 replayed to every terminal that shows the audit); remove it",
-                code_point(c),
-                at + 1
-            )));
-        }
-        if is_bidi_override(c) {
-            return Err(exit::usage(format!(
-                "--reason contains {} at character {}, a bidirectional override or isolate \
-                 character that makes text display in another order than it is stored; remove it",
-                code_point(c),
-                at + 1
-            )));
-        }
-    }
+    check_characters("--reason", reason, true)?;
     let chars = reason.chars().count();
     if chars < MIN_REASON {
         return Err(exit::usage(format!(
@@ -136,7 +118,44 @@ pub fn reason_pattern(text: &str) -> Result<regex::Regex, String> {
         .map_err(|err| format!("not a valid regular expression: {err}"))
 }
 
-/// Validates an explicit `--idempotency-key`.
+/// The character rules of an argument the audit keeps (README, "Output
+/// and exit codes": the character rules): no control character (newlines
+/// only where `newlines`), no bidirectional formatting character, nothing
+/// invisible. Exit 2 naming `option`, the character and where it is.
+fn check_characters(option: &str, text: &str, newlines: bool) -> anyhow::Result<()> {
+    for (at, c) in text.chars().enumerate() {
+        let why = if is_control(c) && !(newlines && c == '\n') {
+            if newlines {
+                ": only newlines are allowed (an escape sequence or a carriage return would be \
+                 stored and replayed to every terminal that shows the audit)"
+            } else {
+                ": an escape sequence or a line break would be stored and replayed to every \
+                 terminal that shows the audit"
+            }
+        } else if is_bidi_control(c) {
+            ", a bidirectional formatting character that makes text display in another order \
+             than it is stored"
+        } else if is_invisible(c) {
+            ", an invisible character that makes two different texts look the same"
+        } else {
+            continue;
+        };
+        let what = if is_control(c) {
+            "the control character "
+        } else {
+            ""
+        };
+        return Err(exit::usage(format!(
+            "{option} contains {what}{} at character {}{why}; remove it",
+            code_point(c),
+            at + 1
+        )));
+    }
+    Ok(())
+}
+
+/// Validates an explicit `--idempotency-key`: 1 to 200 characters, by the
+/// same character rules as `--reason` but without newlines.
 pub fn validate_key(raw: &str) -> anyhow::Result<String> {
     let key = raw.trim();
     if key.is_empty() || key.len() > 200 || key.contains('\0') {
@@ -144,6 +163,7 @@ pub fn validate_key(raw: &str) -> anyhow::Result<String> {
             "--idempotency-key must be 1 to 200 characters without NUL bytes",
         ));
     }
+    check_characters("--idempotency-key", key, false)?;
     Ok(key.to_string())
 }
 

@@ -13,6 +13,17 @@ fn the_first_failure_in_the_chain_decides() {
 }
 
 #[test]
+fn each_stopping_signal_has_its_code() {
+    assert_eq!(for_signal(nix::libc::SIGINT).as_i32(), 130);
+    assert_eq!(for_signal(nix::libc::SIGTERM).as_i32(), 143);
+    assert_eq!(for_signal(nix::libc::SIGHUP).as_i32(), 129);
+    assert_eq!(for_signal(0), ExitCode::Interrupted);
+    for code in [ExitCode::Terminated, ExitCode::HungUp] {
+        assert_eq!(code.kind(), ErrorKind::Interrupted);
+    }
+}
+
+#[test]
 fn every_error_has_a_kind() {
     assert_eq!(kind_for(&not_found("no such")), ErrorKind::NotFound);
     assert_eq!(

@@ -21,6 +21,7 @@ pub const PLAN_VERSION: u32 = 1;
 /// host and the tool's version. A discipline the audit makes visible, not
 /// authentication: each side says who it is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Person {
     pub os_user: String,
     pub session_user: String,
@@ -38,6 +39,7 @@ impl Person {
 
 /// The event a planned deployment would get (as the dry run built it).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlannedEvent {
     pub kind: String,
     pub sequence: i64,
@@ -48,6 +50,7 @@ pub struct PlannedEvent {
 
 /// One deployment of a plan: what was decided under its locks.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PlannedDeployment {
     pub deployment_id: Uuid,
     pub path: BreakGlassPath,
@@ -64,6 +67,7 @@ pub struct PlannedDeployment {
 
 /// A deployment of the batch that is not in the plan, and why.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LeftOut {
     /// As given in the batch.
     pub deployment: String,
@@ -74,6 +78,7 @@ pub struct LeftOut {
 
 /// The plan document (`--plan-out FILE`, and `-o json` on stdout).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Plan {
     /// Derived from the plan's content (`plan-` and 16 hex digits).
     pub plan_id: String,
@@ -98,8 +103,11 @@ pub struct Plan {
     pub record: Option<super::approvals::PlanRecord>,
 }
 
-/// The file as written and read: the plan with its format version.
-#[derive(Debug, Serialize, Deserialize)]
+/// The file as written: the plan with its format version first. It is
+/// read by `commands::fail_safely::plan_file`, which takes
+/// `schema_version` out first and then the plan, every field known
+/// (README, "When things go wrong": the plan file's limits).
+#[derive(Debug, Serialize)]
 pub struct PlanFile {
     pub schema_version: u32,
     #[serde(flatten)]

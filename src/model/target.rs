@@ -29,6 +29,7 @@ impl ServerRole {
 /// or a URL: the address dialled (or the socket), and what the server
 /// says of itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WriteTarget {
     pub transport: Transport,
     /// The IP address dialled (TCP), else null.

@@ -24,13 +24,55 @@ pub fn is_bidi_control(c: char) -> bool {
     is_bidi_override(c) || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}')
 }
 
-/// Invisible format characters (zero-width space and joiners, the byte
-/// order mark, interlinear annotations) and the line and paragraph
-/// separators.
+/// Characters that show as nothing, so two names holding them can look
+/// identical (README, "Output and exit codes": the character rules):
+/// Unicode's Default_Ignorable_Code_Point set (soft hyphen, zero-width
+/// space and joiners, word joiner and invisible operators, Hangul fillers,
+/// variation selectors, the byte order mark, tags…), every other format
+/// character (general category Cf: Arabic number signs, interlinear
+/// annotations, shorthand and musical format controls…), and the line and
+/// paragraph separators.
 pub fn is_invisible(c: char) -> bool {
+    is_default_ignorable(c) || is_other_format(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties).
+fn is_default_ignorable(c: char) -> bool {
     matches!(
         c,
-        '\u{200b}'..='\u{200d}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+        '\u{00ad}'
+            | '\u{034f}'
+            | '\u{061c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
+}
+
+/// General category Cf outside Default_Ignorable_Code_Point.
+fn is_other_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0600}'..='\u{0605}'
+            | '\u{06dd}'
+            | '\u{070f}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08e2}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
     )
 }
 

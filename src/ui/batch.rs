@@ -52,7 +52,7 @@ fn waits_lines(items: &[BatchItem]) -> Vec<String> {
         let Some(o) = item.outcome.as_ref().filter(|o| !o.replayed) else {
             continue;
         };
-        let short: String = item.deployment.chars().take(8).collect();
+        let short: String = visible(&item.deployment).chars().take(8).collect();
         for f in o
             .findings
             .iter()
@@ -174,13 +174,13 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         lines.push(format!("  {}", super::target::describe(target)));
     }
     if let Some(plan) = &report.plan_id {
-        lines.push(format!("  plan {plan}"));
+        lines.push(format!("  plan {}", visible(plan)));
     }
     if let Some(rate) = &report.rate {
         lines.push(format!("  {}", rate_text(rate)));
     }
     for item in &report.outcomes {
-        let short: String = item.deployment.chars().take(8).collect();
+        let short: String = visible(&item.deployment).chars().take(8).collect();
         let result = item.result.as_str();
         let what = match (&item.outcome, &item.error) {
             (Some(o), _) => format!("{result} {}", o.path.as_str()),

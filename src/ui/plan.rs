@@ -28,7 +28,7 @@ fn head(out: &Output, plan: &Plan) -> Vec<String> {
         out.paint(
             &format!(
                 "PLAN {} for {} deployment{}: nothing was written",
-                plan.plan_id,
+                visible(&plan.plan_id),
                 plan.deployments.len(),
                 if plan.deployments.len() == 1 { "" } else { "s" }
             ),
@@ -57,7 +57,7 @@ fn deployment_lines(plan: &Plan) -> Vec<String> {
                 visible(&d.new_status),
                 d.path.as_str(),
                 if d.stuck { "" } else { " (NOT stuck)" },
-                d.fingerprint
+                visible(&d.fingerprint)
             )
         })
         .collect();
@@ -65,7 +65,7 @@ fn deployment_lines(plan: &Plan) -> Vec<String> {
         lines.push(format!(
             "  {}  left out ({}): {}",
             visible(&l.deployment),
-            l.result,
+            visible(&l.result),
             visible(&l.why)
         ));
     }
@@ -118,7 +118,7 @@ fn markdown(plan: &Plan) -> String {
         out.push_str(&format!(
             "\n- left out: {} ({}): {}",
             code(&l.deployment),
-            l.result,
+            escape(&l.result),
             escape(&l.why)
         ));
     }
@@ -137,7 +137,7 @@ impl Report for Plan {
         let mut lines = head(out, self);
         lines.extend(deployment_lines(self));
         lines.push("Next: review it in the ticket; someone else applies it with:".into());
-        lines.push(format!("  {}", self.apply_command));
+        lines.push(format!("  {}", visible(&self.apply_command)));
         vec![Line::Out(lines.join("\n"))]
     }
 

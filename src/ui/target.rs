@@ -17,10 +17,12 @@ fn place(t: &WriteTarget) -> String {
             format!("{}:{}", visible(dir), t.port)
         }
         (_, _, Some(address)) => {
+            // From a plan file, the address is anyone's text.
+            let address = visible(address);
             let address = if address.contains(':') {
                 format!("[{address}]")
             } else {
-                address.clone()
+                address.into_owned()
             };
             match &t.host {
                 Some(host) if *host != address => {
@@ -56,7 +58,7 @@ pub fn describe_with_identity(t: &WriteTarget) -> String {
     format!(
         "{} — cluster {}, database OID {}",
         describe(t),
-        t.system_identifier,
+        visible(&t.system_identifier),
         t.database_oid
     )
 }

@@ -29,6 +29,7 @@ mod killed_client;
 mod layers;
 mod libpq_diff;
 mod markdown;
+mod markdown_args;
 mod metrics;
 mod pooler;
 mod race;

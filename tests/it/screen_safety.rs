@@ -233,3 +233,38 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
         Value::from(format!("seg{PLANTED}"))
     );
 }
+
+/// Two nodes can never look the same: a name holding a word joiner, a
+/// soft hyphen, a variation selector and a tag character shows each of
+/// them escaped in `stuck` and `fleet list`.
+#[test]
+fn invisible_characters_in_a_node_name_show_escaped() {
+    let db = TestDb::scenarios();
+    let hidden = "edge-07\u{2060}\u{ad}\u{fe0f}\u{e0041}";
+    db.client()
+        .execute(
+            "UPDATE fleet_nodes SET name = $1 WHERE name = 'edge-07'",
+            &[&hidden],
+        )
+        .unwrap();
+    let shown = "edge-07\\u{2060}\\u{ad}\\u{fe0f}\\u{e0041}";
+    for args in [
+        &["stuck", "-o", "wide"][..],
+        &["fleet", "list", "-o", "wide"],
+    ] {
+        let run = db.run(&[args, &["--color", "never"]].concat());
+        for raw in ['\u{2060}', '\u{ad}', '\u{fe0f}', '\u{e0041}'] {
+            assert!(
+                !run.stdout.contains(raw),
+                "{args:?}: {raw:?}\n{}",
+                run.stdout
+            );
+            assert!(
+                !run.stderr.contains(raw),
+                "{args:?}: {raw:?}\n{}",
+                run.stderr
+            );
+        }
+        assert!(run.stdout.contains(shown), "{args:?}:\n{}", run.stdout);
+    }
+}

@@ -22,12 +22,12 @@ use crate::db::transition::Request;
 use crate::decide::approval;
 use crate::exit::{self, ExitCode};
 use crate::model::approvals::Approvals;
-use crate::model::plan::{PLAN_VERSION, Plan, PlanFile};
+use crate::model::plan::Plan;
 use crate::model::target::WriteTarget;
 use crate::ui;
 
 pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
-    let plan = read(ctx, file)?;
+    let plan = read(ctx, file, args.max)?;
     let terminal = refuse_without_terminal(args)?;
     let Connected {
         session: mut client,
@@ -83,30 +83,15 @@ fn apply_each(
     items
 }
 
-/// The plan in `file`, of a format this version reads.
-fn read(ctx: &Context, file: &Path) -> Result<Plan> {
+/// The plan in `file`, of a format this version reads, within the
+/// limits of `plan_file` and `--max`.
+fn read(ctx: &Context, file: &Path, max: usize) -> Result<Plan> {
     if ctx.output.markdown() {
         return Err(exit::usage(
             "--output markdown is for the plan (--plan-out); --apply reports as table or json",
         ));
     }
-    let text = std::fs::read_to_string(file)
-        .map_err(|err| exit::usage(format!("cannot read the plan {}: {err}", file.display())))?;
-    let parsed: PlanFile = serde_json::from_str(&text).map_err(|err| {
-        exit::usage(format!(
-            "{} is not a plan of fail-safely --plan-out ({err}); nothing was written",
-            file.display()
-        ))
-    })?;
-    if parsed.schema_version != PLAN_VERSION {
-        return Err(exit::usage(format!(
-            "{} is a plan of schema_version {}; this version of pushleft-controller applies \
-             version {PLAN_VERSION}. Nothing was written",
-            file.display(),
-            parsed.schema_version
-        )));
-    }
-    Ok(parsed.plan)
+    super::plan_file::read(file, max)
 }
 
 /// One request per planned deployment, the approval in each audit (or
@@ -161,10 +146,7 @@ fn server_copy(
                 ui::sanitize::visible(&plan.plan_id)
             )));
         }
-        let recomputed = super::plan::plan_id(&Plan {
-            plan_id: String::new(),
-            ..plan.clone()
-        })?;
+        let recomputed = approval::file_plan_id(&plan)?;
         approval::check_file_id(&plan, &recomputed)?;
         return Ok((plan, now));
     }

@@ -295,7 +295,7 @@ pub(super) fn wait_for_written(items: &[BatchItem]) -> Option<NextCommand> {
 }
 
 pub(super) fn finish(ctx: &Context, items: Vec<BatchItem>, done: Done) -> Result<ExitCode> {
-    let interrupted = crate::interrupt::interrupted().then_some(ExitCode::Interrupted);
+    let interrupted = crate::interrupt::interrupted().then(crate::exit::signal_code);
     let code = batch_code(items.iter().map(|i| i.exit_code).chain(interrupted));
     let report = BatchReport {
         dry_run: done.dry_run,

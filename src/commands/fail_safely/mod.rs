@@ -9,6 +9,7 @@ mod apply;
 mod batch;
 mod pace;
 mod plan;
+mod plan_file;
 mod request;
 mod single;
 

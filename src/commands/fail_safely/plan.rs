@@ -9,7 +9,6 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
-use sha2::{Digest, Sha256};
 
 use super::batch::{self, Done, run_each};
 use super::pace::Pace;
@@ -120,7 +119,7 @@ fn plan_of(
         record: None,
         apply_command: crate::ui::markdown::command_line(&command),
     };
-    plan.plan_id = plan_id(&plan)?;
+    plan.plan_id = crate::decide::approval::file_plan_id(&plan)?;
     Ok(plan)
 }
 
@@ -179,16 +178,6 @@ fn record(
     plan.expires_at = stamped.expires_at;
     plan.record = Some(stamped.record);
     Ok(())
-}
-
-/// `plan-` and the first 16 hex digits of the SHA-256 of the plan's
-/// content (its id left empty): the same plan, the same id.
-pub fn plan_id(plan: &Plan) -> Result<String> {
-    let bytes = serde_json::to_vec(plan).context("serializing the plan")?;
-    Ok(format!(
-        "plan-{}",
-        hex::encode(&Sha256::digest(&bytes)[..8])
-    ))
 }
 
 /// The plan file, with its format version: the same document `-o json`

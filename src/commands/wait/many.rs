@@ -161,7 +161,7 @@ impl Outstanding {
             return item;
         }
         let (result, code) = if crate::interrupt::interrupted() {
-            (WaitResult::Interrupted, ExitCode::Interrupted)
+            (WaitResult::Interrupted, crate::exit::signal_code())
         } else {
             (WaitResult::TimedOut, ExitCode::WaitTimedOut)
         };

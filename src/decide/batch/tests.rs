@@ -19,5 +19,8 @@ fn the_most_serious_code_wins() {
     assert_eq!(batch_code([Conflict, Refused, Done]), Refused);
     assert_eq!(batch_code([Refused, Unexpected]), Unexpected);
     assert_eq!(batch_code([Unexpected, Interrupted]), Interrupted);
+    // SIGTERM and SIGHUP stop a batch as Ctrl-C does.
+    assert_eq!(batch_code([Unexpected, Terminated]), Terminated);
+    assert_eq!(batch_code([Refused, HungUp, Done]), HungUp);
     assert_eq!(batch_code([]), Done);
 }

@@ -65,7 +65,6 @@ fn each_reason_rule_names_itself() {
             .unwrap_err()
             .contains("not a valid regular expression")
     );
-    assert!(is_bidi_override('\u{202A}') && !is_bidi_override('\u{200E}'));
 }
 
 #[test]
@@ -82,4 +81,33 @@ fn the_default_key_depends_on_deployment_and_reason() {
     assert_eq!(default_key(a, "r"), default_key(a, "r"));
     assert_ne!(default_key(a, "r"), default_key(b, "r"));
     assert_ne!(default_key(a, "r"), default_key(a, "r2"));
+}
+
+#[test]
+fn reasons_and_keys_refuse_invisible_and_bidi_characters() {
+    for c in [
+        '\u{200e}',
+        '\u{061c}',
+        '\u{00ad}',
+        '\u{2060}',
+        '\u{fe0f}',
+        '\u{e0041}',
+        '\u{3164}',
+    ] {
+        let reason = format!("INC-1 a{c}b");
+        let message = broken_rule(&reason, None);
+        assert!(message.contains(&code_point(c)), "{message}");
+        assert!(!message.contains(&reason), "never echoed raw: {message}");
+        let err = validate_key(&format!("key-{c}")).unwrap_err();
+        assert_eq!(exit::code_for(&err), ExitCode::Usage);
+        assert!(
+            err.to_string().contains("--idempotency-key contains"),
+            "{err}"
+        );
+    }
+    for key in ["k\u{1b}[2J", "k\nx", "k\rx", "k\u{9b}x", "k\u{202e}x"] {
+        let err = validate_key(key).unwrap_err();
+        assert_eq!(exit::code_for(&err), ExitCode::Usage, "{key:?}");
+    }
+    assert_eq!(validate_key(" INC-1/retry é ").unwrap(), "INC-1/retry é");
 }

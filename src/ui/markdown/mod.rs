@@ -40,7 +40,8 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// A code span for text of ours (commands, ids): backticks inside it are
+/// A code span for text of ours (commands, ids), on one line (newlines
+/// and control characters shown escaped): backticks inside it are
 /// impossible to escape in markdown, so they are left out.
 pub fn code(text: &str) -> String {
     format!("`{}`", visible(text).replace('`', "'"))
@@ -127,14 +128,16 @@ pub fn command_line(args: &[String]) -> String {
     shown.join(" ")
 }
 
-/// The footer every report ends with.
+/// The footer every report ends with. The command line is a code span
+/// on one line: an argument's newline shows as `\n` (a `--reason` that
+/// holds `\n## heading` starts no line of its own), by [`code`]'s rule.
 pub fn footer(snapshot_at: DateTime<Utc>) -> String {
     let args: Vec<String> = std::env::args().collect();
     format!(
-        "\n_Read at {} by {} · `{}`_\n",
+        "\n_Read at {} by {} · {}_\n",
         at(snapshot_at),
         APPLICATION_NAME,
-        command_line(&args).replace('`', "'")
+        code(&command_line(&args))
     )
 }
 

@@ -32,3 +32,12 @@ fn the_command_line_shows_no_database_url() {
         r"pushleft-controller --database-url <redacted> fail-safely d0000001 --reason 'INC-1 it'\''s stuck'"
     );
 }
+
+#[test]
+fn a_code_span_stays_on_its_line() {
+    assert_eq!(
+        code("--reason 'x\n## heading\r\n| a |`'"),
+        r"`--reason 'x\n## heading\r\n| a |''`"
+    );
+    assert_eq!(Md::code("a|b\nc").render(), r"`a\|b\nc`");
+}

@@ -16,9 +16,12 @@ use serde_json::Value;
 use crate::support::{Run, TestDb};
 
 mod apply;
+mod hostile;
+mod limits;
 mod pace;
 mod plan;
 mod server;
+mod signals;
 
 /// A plan file in a directory of its own, readable by the other user.
 pub struct PlanFile {

@@ -64,3 +64,38 @@ fn hostile_reasons_are_stored_verbatim() {
         .get(0);
     assert_eq!(deployments, 9);
 }
+
+/// `--idempotency-key` by the reason's character rules: a raw escape, a
+/// newline, a C1 control or an invisible character is exit 2, named, not
+/// echoed, and nothing is written.
+#[test]
+fn an_idempotency_key_with_control_or_invisible_characters_is_refused() {
+    let db = TestDb::scenarios();
+    let before = db.dump();
+    for (key, says) in [
+        ("INC-1\u{1b}[2J", "U+001B"),
+        ("INC-1\nforged", "U+000A"),
+        ("INC-1\u{9b}31m", "U+009B"),
+        ("INC-1\u{2060}", "U+2060"),
+        ("INC-1\u{202e}", "U+202E"),
+    ] {
+        let run = db.run(&[
+            "fail-safely",
+            &scenario(1),
+            "--reason",
+            "INC-1 a plain reason",
+            "--idempotency-key",
+            key,
+            "--yes",
+        ]);
+        run.assert_code(2);
+        assert!(
+            run.stderr.contains("--idempotency-key contains"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains(says), "{says}: {}", run.stderr);
+        assert!(!run.stderr.contains(key), "echoed raw: {}", run.stderr);
+    }
+    assert_eq!(db.dump(), before, "nothing was written");
+}
