@@ -154,17 +154,10 @@ impl EnvCompleter for Zsh {
         completer: &str,
         buf: &mut dyn Write,
     ) -> io::Result<()> {
-        let mut script = Vec::new();
-        env::Zsh.write_registration(var, name, bin, completer, &mut script)?;
-        let script = String::from_utf8_lossy(&script);
-        // Whatever the operator's options (GLOB_SUBST, SH_WORD_SPLIT), the
-        // function runs with zsh's own: no candidate is globbed.
-        let opening = format!("function _clap_dynamic_completer_{}() {{\n", name.replace('-', "_"));
-        if !script.contains(&opening) {
-            return Err(io::Error::other("clap_complete's zsh script changed"));
-        }
-        let script = script.replacen(&opening, &format!("{opening}    emulate -L zsh\n"), 1);
-        buf.write_all(script.as_bytes())
+        // clap's script: compsys runs it with its own options
+        // (NO_globsubst, NO_shwordsplit), so no candidate is globbed or
+        // split; `${(@f)…}` splits the answer on newlines only.
+        env::Zsh.write_registration(var, name, bin, completer, buf)
     }
     fn write_complete(
         &self,
