@@ -23,7 +23,12 @@ const NODES: &[(&str, &str, &str)] = &[
     ("spaced", "spaced name", "spaced name"),
     ("quote", "quote'name", "quote'name"),
     // Cannot be quoted safely: not offered, so the tool gets what was typed.
-    ("newline", "newline\ntouch pwned-newline", "newline"),
+    // Split at the newline, it would be two names, `newline-` in common.
+    ("newline", "newline-a\nnewline-b", "newline"),
+    ("ctl", "ctl\u{1b}]0;title\u{7}", "ctl"),
+    // Partly typed in quotes: dequoted before matching, and completed.
+    ("'qt", "qt-typed'", "qt-typed'"),
+    ("\"dq", "dq $(touch pwned-dq)", "dq $(touch pwned-dq)"),
 ];
 const POOL: (&str, &str) = ("poolx", "poolx;touch pwned-pool");
 
