@@ -65,15 +65,13 @@ pub fn dequote(raw: &str, dialect: Dialect) -> Typed {
                 open_pos = i;
             }
             (Some(q), _) if c == q => open = None,
-            (Some('\''), '\\') if dialect == Dialect::Fish => {
-                match chars.peek() {
-                    Some(&(_, n @ ('\'' | '\\'))) => {
-                        value.push(n);
-                        chars.next();
-                    }
-                    _ => value.push('\\'),
+            (Some('\''), '\\') if dialect == Dialect::Fish => match chars.peek() {
+                Some(&(_, n @ ('\'' | '\\'))) => {
+                    value.push(n);
+                    chars.next();
                 }
-            }
+                _ => value.push('\\'),
+            },
             (Some('"'), '\\') => match chars.peek() {
                 Some(&(_, n @ ('"' | '\\' | '$' | '`'))) => {
                     value.push(n);

@@ -215,7 +215,11 @@ impl EnvCompleter for Fish {
         buf: &mut dyn Write,
     ) -> io::Result<()> {
         let index = args.len().saturating_sub(1);
-        write_tabbed(candidates(cmd, args, index, cwd, Dialect::Fish)?, buf, quote::offerable)
+        write_tabbed(
+            candidates(cmd, args, index, cwd, Dialect::Fish)?,
+            buf,
+            quote::offerable,
+        )
     }
 }
 
@@ -270,7 +274,11 @@ impl EnvCompleter for Powershell {
         buf: &mut dyn Write,
     ) -> io::Result<()> {
         let index = args.len().saturating_sub(1);
-        write_tabbed(candidates(cmd, args, index, cwd, Dialect::Posix)?, buf, quote::plain)
+        write_tabbed(
+            candidates(cmd, args, index, cwd, Dialect::Posix)?,
+            buf,
+            quote::plain,
+        )
     }
 }
 

@@ -7,6 +7,7 @@
 //! exactly and run nothing; a name with a newline is not offered. A shell
 //! missing here is skipped with a word (`.ci/run` installs all three).
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -16,9 +17,17 @@ use crate::support::TestDb;
 /// (typed prefix, the name in the database, what the tool must get).
 const NODES: &[(&str, &str, &str)] = &[
     ("semi", "semi;touch pwned-semi", "semi;touch pwned-semi"),
-    ("subst", "subst$(touch pwned-subst)", "subst$(touch pwned-subst)"),
+    (
+        "subst",
+        "subst$(touch pwned-subst)",
+        "subst$(touch pwned-subst)",
+    ),
     ("tick", "tick`touch pwned-tick`", "tick`touch pwned-tick`"),
-    ("andand", "andand && touch pwned-and #", "andand && touch pwned-and #"),
+    (
+        "andand",
+        "andand && touch pwned-and #",
+        "andand && touch pwned-and #",
+    ),
     ("star", "star*", "star*"),
     ("spaced", "spaced name", "spaced name"),
     ("quote", "quote'name", "quote'name"),
@@ -37,7 +46,10 @@ fn have(shell: &str) -> bool {
         .args(["-c", "exit 0"])
         .status()
         .is_ok_and(|s| s.success())
-        && Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success());
+        && Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success());
     if !found {
         eprintln!("skipped: no {shell} or no tmux on this machine (.ci/run installs them)");
     }
@@ -83,23 +95,29 @@ impl Shell {
         );
         let path = bin.join("pushleft-controller");
         std::fs::write(&path, wrapper).unwrap();
-        std::process::Command::new("chmod")
-            .arg("+x")
-            .arg(&path)
-            .status()
-            .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         let home = shell.dir.path().display().to_string();
         let mut cmd = shell.tmux();
-        cmd.args(["new-session", "-d", "-s", "t", "-x", "200", "-y", "50", "-c"])
-            .arg(&work)
-            .args(["-e", &format!("DATABASE_URL={}", db.conninfo)])
-            .args(["-e", &format!("HOME={home}"), "-e", "TERM=xterm"])
-            .args(["-e", &format!("XDG_CONFIG_HOME={home}/config")])
-            .args(["-e", &format!("XDG_DATA_HOME={home}/data")])
-            // tmux sets PATH from its client's: `env` sets ours.
-            .arg("env")
-            .arg(format!("PATH={}:/usr/bin:/bin", bin.display()))
-            .args(argv);
+        cmd.args([
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "200",
+            "-y",
+            "50",
+            "-c",
+        ])
+        .arg(&work)
+        .args(["-e", &format!("DATABASE_URL={}", db.conninfo)])
+        .args(["-e", &format!("HOME={home}"), "-e", "TERM=xterm"])
+        .args(["-e", &format!("XDG_CONFIG_HOME={home}/config")])
+        .args(["-e", &format!("XDG_DATA_HOME={home}/data")])
+        // tmux sets PATH from its client's: `env` sets ours.
+        .arg("env")
+        .arg(format!("PATH={}:/usr/bin:/bin", bin.display()))
+        .args(argv);
         assert!(cmd.status().unwrap().success(), "tmux new-session");
         shell
     }
@@ -107,14 +125,25 @@ impl Shell {
     fn tmux(&self) -> Command {
         let mut cmd = Command::new("tmux");
         cmd.arg("-S").arg(self.dir.path().join("socket"));
-        for var in ["DATABASE_URL", "PGSERVICE", "TMUX", "COMPLETE", "ENV", "BASH_ENV"] {
+        for var in [
+            "DATABASE_URL",
+            "PGSERVICE",
+            "TMUX",
+            "COMPLETE",
+            "ENV",
+            "BASH_ENV",
+        ] {
             cmd.env_remove(var);
         }
         cmd
     }
 
     fn keys(&self, keys: &[&str]) {
-        let status = self.tmux().args(["send-keys", "-t", "t"]).args(keys).status();
+        let status = self
+            .tmux()
+            .args(["send-keys", "-t", "t"])
+            .args(keys)
+            .status();
         assert!(status.unwrap().success(), "tmux send-keys");
     }
 
@@ -175,7 +204,9 @@ impl Shell {
     fn settle(&self) {
         let start = Instant::now();
         let (mut last, mut since) = (self.screen(), Instant::now());
-        while since.elapsed() < Duration::from_millis(300) && start.elapsed() < Duration::from_secs(5) {
+        while since.elapsed() < Duration::from_millis(300)
+            && start.elapsed() < Duration::from_secs(5)
+        {
             std::thread::sleep(Duration::from_millis(50));
             let now = self.screen();
             if now != last {
@@ -214,11 +245,19 @@ fn check(shell_name: &str, argv: &[&str], setup: &str) {
         .iter()
         .map(|(typed, _, want)| (format!("pushleft-controller stuck --node {typed}"), *want))
         .collect();
-    cases.push((format!("pushleft-controller stuck --pool {}", POOL.0), POOL.1));
+    cases.push((
+        format!("pushleft-controller stuck --pool {}", POOL.0),
+        POOL.1,
+    ));
     for (line, want) in cases {
         let got = shell.tab_enter(&line);
         let flag = line.split_whitespace().nth(2).unwrap_or_default();
-        assert_eq!(got, ["stuck", flag, want], "{shell_name}: {line}\n{}", shell.screen());
+        assert_eq!(
+            got,
+            ["stuck", flag, want],
+            "{shell_name}: {line}\n{}",
+            shell.screen()
+        );
     }
     let files = list(&shell.work());
     assert_eq!(files, ["star-file"], "{shell_name}: something ran");
