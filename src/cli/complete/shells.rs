@@ -321,3 +321,7 @@ impl EnvCompleter for Elvish {
         Ok(())
     }
 }
+
+#[cfg(test)]
+#[path = "shells_tests.rs"]
+mod tests;
