@@ -8,6 +8,7 @@ fn main() {
     // A shell's completion script asking (`COMPLETE=bash …`): answer, exit.
     clap_complete::CompleteEnv::with_factory(commands::command)
         .var(cli::complete::VAR)
+        .shells(cli::complete::shells::SHELLS)
         .complete();
     let mut matches = match commands::command().try_get_matches() {
         Ok(matches) => matches,

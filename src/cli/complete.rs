@@ -86,5 +86,8 @@ fn services() -> Vec<CompletionCandidate> {
         .collect()
 }
 
+mod quote;
+pub mod shells;
+
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,9 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use clap_complete::env::{self, EnvCompleter};
+use clap_complete::env::EnvCompleter;
+
+use crate::cli::complete::shells;
 
 use crate::cli::GenerateArgs;
 use crate::exit::ExitCode;
@@ -43,11 +45,11 @@ const BIN: &str = "pushleft-controller";
 /// binary's command line, with values from the database (README, "Shell
 /// completions and man pages").
 const SCRIPTS: &[(&str, &dyn EnvCompleter)] = &[
-    ("pushleft-controller.bash", &env::Bash),
-    ("_pushleft-controller", &env::Zsh),
-    ("pushleft-controller.fish", &env::Fish),
-    ("_pushleft-controller.ps1", &env::Powershell),
-    ("pushleft-controller.elv", &env::Elvish),
+    ("pushleft-controller.bash", &shells::Bash),
+    ("_pushleft-controller", &shells::Zsh),
+    ("pushleft-controller.fish", &shells::Fish),
+    ("_pushleft-controller.ps1", &shells::Powershell),
+    ("pushleft-controller.elv", &shells::Elvish),
 ];
 
 /// zsh autoloads `_pushleft-controller` from $fpath as the completion

@@ -4,6 +4,7 @@
 
 mod completion;
 mod help;
+mod hostile_names;
 mod piped;
 mod show_sql;
 
