@@ -3,6 +3,7 @@
 
 pub mod assessment;
 pub mod batch;
+pub mod blind;
 pub mod clock;
 pub mod connection;
 pub mod deployment;
@@ -28,7 +29,7 @@ pub mod warning;
 
 pub use deployment::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
-    Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
+    Node, ReadInfo, ReleaseArtifact, Route, RowSecurity, SourceSnapshot,
 };
 pub use ids::{short_id, short_or_null};
 pub use next::NextCommand;

@@ -40,6 +40,8 @@ pub fn base() -> DeploymentSnapshot {
             isolation: "repeatable read".into(),
             read_only: true,
             row_security: Vec::new(),
+            row_security_policies: Vec::new(),
+            role: "ops".into(),
         },
         deployment: Deployment {
             id: id(0xD1),
