@@ -6,6 +6,7 @@
 //! no path and no `fail-safely`, says which tables, policies and role, and
 //! how to read as a role that sees everything. Pure: over what was read.
 
+use super::assessment::{Findings, Severity};
 use crate::model::blind::CannotVouch;
 use crate::model::stuck::StuckReport;
 use crate::model::{BreakGlassPath, ReadInfo, RowSecurity};
@@ -65,6 +66,24 @@ pub fn headline(b: &CannotVouch) -> (String, String) {
         ),
         format!("{}. Next step: {}", b.message, b.next_step),
     )
+}
+
+/// The findings from a read that cannot vouch: it cannot say "stuck" or
+/// "not stuck yet" (a hidden newest event changes that), and says that
+/// every other finding is of the rows this role sees.
+pub fn findings(b: &CannotVouch, found: &mut Findings) {
+    found.drop_code("stuck");
+    found.drop_code("in_flight");
+    found.add(
+        "row_security",
+        Severity::Problem,
+        format!(
+            "cannot tell whether it is stuck, and the findings below are of the rows role {} \
+             sees: row-level security applies to it on {}",
+            b.role,
+            b.tables.iter().map(table_words).collect::<Vec<_>>().join("; ")
+        ),
+    );
 }
 
 /// `jobs (policies: hide_targeted)`, `jobs (no policy: every row hidden)`.
@@ -193,6 +212,8 @@ mod tests {
             assert!(v.reason.contains(words), "{words}: {}", v.reason);
         }
         assert!(!v.reason.contains("fail-safely"), "{}", v.reason);
+        let codes = crate::decide::tests::codes(&v);
+        assert!(codes.contains(&"row_security") && !codes.contains(&"stuck"), "{codes:?}");
     }
 
     #[test]

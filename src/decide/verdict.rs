@@ -47,6 +47,9 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     findings::standby(&a, &mut found);
     super::edges::findings(s, &mut found);
     super::unknown::findings(&odd, &mut found);
+    if let Some(b) = &blind {
+        super::blind::findings(b, &mut found);
+    }
 
     let (headline, reason) = match (&blind, &undecidable) {
         (Some(b), _) => super::blind::headline(b),
