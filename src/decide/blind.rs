@@ -81,7 +81,11 @@ pub fn findings(b: &CannotVouch, found: &mut Findings) {
             "cannot tell whether it is stuck, and the findings below are of the rows role {} \
              sees: row-level security applies to it on {}",
             b.role,
-            b.tables.iter().map(table_words).collect::<Vec<_>>().join("; ")
+            b.tables
+                .iter()
+                .map(table_words)
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
     );
 }
@@ -213,7 +217,10 @@ mod tests {
         }
         assert!(!v.reason.contains("fail-safely"), "{}", v.reason);
         let codes = crate::decide::tests::codes(&v);
-        assert!(codes.contains(&"row_security") && !codes.contains(&"stuck"), "{codes:?}");
+        assert!(
+            codes.contains(&"row_security") && !codes.contains(&"stuck"),
+            "{codes:?}"
+        );
     }
 
     #[test]

@@ -89,7 +89,10 @@ fn cannot_vouch(v: &Value, role: &str, table: &str, policy: &str) {
 
 #[track_caller]
 fn no_fail_safely(what: &str, text: &str) {
-    assert!(!text.contains("fail-safely"), "{what} offers fail-safely:\n{text}");
+    assert!(
+        !text.contains("fail-safely"),
+        "{what} offers fail-safely:\n{text}"
+    );
 }
 
 /// A policy hides the newest event (one just appended) from the operator:
@@ -123,7 +126,10 @@ fn a_hidden_newest_event_is_no_verdict_and_no_stuck_deployment() {
     let op = verdict(&db, &r.operator_url, QUEUED);
     cannot_vouch(&op, &r.operator, "deployment_events", "hide_recent");
     let next = op["cannot_vouch"]["next_step"].as_str().unwrap_or_default();
-    assert!(next.contains(&r.owner) && next.contains("BYPASSRLS"), "{next}");
+    assert!(
+        next.contains(&r.owner) && next.contains("BYPASSRLS"),
+        "{next}"
+    );
 
     // stuck: as the owner the deployment is not listed; as the operator
     // it is not called stuck either, only "cannot tell", without a command.
@@ -132,17 +138,29 @@ fn a_hidden_newest_event_is_no_verdict_and_no_stuck_deployment() {
     let owned = owned.json();
     let ids = |list: &Value| -> Vec<String> {
         list.as_array()
-            .map(|rows| rows.iter().map(|d| d["deployment_id"].to_string()).collect())
+            .map(|rows| {
+                rows.iter()
+                    .map(|d| d["deployment_id"].to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     };
-    assert!(!ids(&owned["deployments_stuck"]).iter().any(|i| i.contains(&scenario(QUEUED))));
+    assert!(
+        !ids(&owned["deployments_stuck"])
+            .iter()
+            .any(|i| i.contains(&scenario(QUEUED)))
+    );
     assert!(!owned["deployments_stuck"].as_array().unwrap().is_empty());
     assert!(owned["cannot_vouch"].is_null(), "{owned:#}");
 
     let scan = as_role(&db, &r.operator_url, &["stuck", "-o", "json"]);
     scan.assert_code(0);
     let scan = scan.json();
-    assert_eq!(scan["deployments_stuck"], Value::Array(Vec::new()), "{scan:#}");
+    assert_eq!(
+        scan["deployments_stuck"],
+        Value::Array(Vec::new()),
+        "{scan:#}"
+    );
     let unsure = scan["cannot_tell"].as_array().cloned().unwrap_or_default();
     let row = unsure
         .iter()
@@ -150,15 +168,29 @@ fn a_hidden_newest_event_is_no_verdict_and_no_stuck_deployment() {
         .unwrap_or_else(|| panic!("{} not in cannot_tell: {scan:#}", scenario(QUEUED)));
     assert_eq!(row["path"], "none");
     assert!(row["next_command"].is_null(), "{row:#}");
-    for lease in scan["leases_orphaned"].as_array().cloned().unwrap_or_default() {
+    for lease in scan["leases_orphaned"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+    {
         assert!(lease["next_command"].is_null(), "{lease:#}");
     }
-    assert_eq!(scan["cannot_vouch"]["tables"][0]["policies"][0], "hide_recent");
+    assert_eq!(
+        scan["cannot_vouch"]["tables"][0]["policies"][0],
+        "hide_recent"
+    );
     let table = as_role(&db, &r.operator_url, &["stuck"]);
     table.assert_code(0);
     no_fail_safely("stuck", &table.stdout);
-    no_fail_safely("stuck's hint", &table.stderr.replace("fail-safely refuses", ""));
-    assert!(table.stdout.contains("Cannot tell whether stuck"), "{}", table.stdout);
+    no_fail_safely(
+        "stuck's hint",
+        &table.stderr.replace("fail-safely refuses", ""),
+    );
+    assert!(
+        table.stdout.contains("Cannot tell whether stuck"),
+        "{}",
+        table.stdout
+    );
     assert!(table.stdout.contains("hide_recent"), "{}", table.stdout);
     // An alert never goes quiet because rows are hidden from it.
     as_role(&db, &r.operator_url, &["stuck", "--exit-code"]).assert_code(10);
@@ -179,7 +211,12 @@ fn a_hidden_dispatched_job_is_no_verdict_on_any_output() {
         .unwrap();
     let owner = verdict(&db, &r.owner_url, DISPATCHED);
     assert_eq!(owner["path"], "teardown_requested", "{owner:#}");
-    assert!(owner["next_command"].as_str().unwrap_or_default().contains("fail-safely"));
+    assert!(
+        owner["next_command"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("fail-safely")
+    );
     // The superuser the tests connect as bypasses row-level security.
     let run = db.run(&["diagnose", &scenario(DISPATCHED), "-o", "json"]);
     run.assert_code(0);
@@ -191,12 +228,24 @@ fn a_hidden_dispatched_job_is_no_verdict_on_any_output() {
         let run = as_role(
             &db,
             &r.operator_url,
-            &["diagnose", &scenario(DISPATCHED), "-o", format, "--no-pager"],
+            &[
+                "diagnose",
+                &scenario(DISPATCHED),
+                "-o",
+                format,
+                "--no-pager",
+            ],
         );
         run.assert_code(0);
         let out = &run.stdout.replace("\\_", "_");
         no_fail_safely(format, out);
-        for words in ["cannot vouch", "hide_targeted", &r.operator, &r.owner, "BYPASSRLS"] {
+        for words in [
+            "cannot vouch",
+            "hide_targeted",
+            &r.operator,
+            &r.owner,
+            "BYPASSRLS",
+        ] {
             assert!(out.contains(words), "{format}: no {words:?} in:\n{out}");
         }
         assert!(!out.contains("operator_failed"), "{format}:\n{out}");
@@ -224,7 +273,8 @@ fn wait_never_verifies_from_a_filtered_read() {
     let run = as_role(&db, &r.operator_url, &args);
     run.assert_code(6);
     assert!(
-        run.stderr.contains("row-level security applies to role") && run.stderr.contains("hide_targeted"),
+        run.stderr.contains("row-level security applies to role")
+            && run.stderr.contains("hide_targeted"),
         "{}",
         run.stderr
     );
@@ -256,7 +306,11 @@ fn a_table_the_role_may_not_read_is_a_refusal_naming_table_and_role() {
             &format!("as role {}", r.operator),
             "GRANT SELECT",
         ] {
-            assert!(run.stderr.contains(words), "{format}: no {words:?}: {}", run.stderr);
+            assert!(
+                run.stderr.contains(words),
+                "{format}: no {words:?}: {}",
+                run.stderr
+            );
         }
         no_fail_safely(format, &run.stdout);
         assert!(!run.stdout.contains("\"verdict\""), "{}", run.stdout);
@@ -264,6 +318,10 @@ fn a_table_the_role_may_not_read_is_a_refusal_naming_table_and_role() {
     let scan = as_role(&db, &r.operator_url, &["stuck"]);
     scan.assert_code(4);
     assert!(scan.stderr.contains("agent_job_results"), "{}", scan.stderr);
-    assert!(scan.stderr.contains(&format!("as role {}", r.operator)), "{}", scan.stderr);
+    assert!(
+        scan.stderr.contains(&format!("as role {}", r.operator)),
+        "{}",
+        scan.stderr
+    );
     drop_roles(&db, &r);
 }
