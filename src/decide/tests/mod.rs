@@ -2,6 +2,7 @@
 //! the fixtures here, the path and its words in `verdict`, one test per
 //! finding in `findings`.
 
+mod blind;
 mod edges;
 mod findings;
 mod stuck;
