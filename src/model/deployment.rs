@@ -27,7 +27,10 @@ pub struct ReadInfo {
     pub row_security: Vec<String>,
     /// The same tables, each with its owner and policies.
     pub row_security_policies: Vec<RowSecurity>,
-    /// The role that read (`current_user`).
+    /// The role that read (`current_user`); in the JSON only where it
+    /// matters, `cannot_vouch.role` (a document is the same for every
+    /// role that sees the same rows).
+    #[serde(skip)]
     pub role: String,
 }
 
