@@ -123,7 +123,7 @@ fn way_out(tables: &[RowSecurity]) -> String {
     format!(
         "read again as a role row-level security does not filter: {owner}a superuser or a role \
          with BYPASSRLS, or one no policy restricts (connect as it: user= in DATABASE_URL or \
-         PGUSER), then diagnose again"
+         PGUSER), then run the command again"
     )
 }
 

@@ -192,6 +192,14 @@ fn a_hidden_newest_event_is_no_verdict_and_no_stuck_deployment() {
         table.stdout
     );
     assert!(table.stdout.contains("hide_recent"), "{}", table.stdout);
+    let ticket = as_role(&db, &r.operator_url, &["stuck", "-o", "markdown"]);
+    ticket.assert_code(0);
+    let text = ticket.stdout.replace("\\_", "_");
+    no_fail_safely("stuck -o markdown", &text);
+    assert!(
+        text.contains("Cannot vouch") && text.contains("hide_recent"),
+        "{text}"
+    );
     // An alert never goes quiet because rows are hidden from it.
     as_role(&db, &r.operator_url, &["stuck", "--exit-code"]).assert_code(10);
     drop_roles(&db, &r);
