@@ -202,6 +202,11 @@ fn a_hidden_newest_event_is_no_verdict_and_no_stuck_deployment() {
     );
     // An alert never goes quiet because rows are hidden from it.
     as_role(&db, &r.operator_url, &["stuck", "--exit-code"]).assert_code(10);
+    let metrics = as_role(&db, &r.operator_url, &["stuck", "-o", "openmetrics"]);
+    metrics.assert_code(0);
+    let queued = "pushleft_deployments_stuck{status=\"queued\",path=\"none\"} ";
+    let counted = metrics.stdout.lines().find_map(|l| l.strip_prefix(queued));
+    assert!(counted.is_some_and(|n| n != "0"), "{}", metrics.stdout);
     drop_roles(&db, &r);
 }
 
