@@ -53,7 +53,7 @@ fn stuck_documents_every_key_it_prints() {
 
 /// A login role that may read every table, filtered by a policy on jobs:
 /// its connection string.
-fn filtered_role(db: &TestDb) -> String {
+pub(super) fn filtered_role(db: &TestDb) -> String {
     let role = format!("rls_{}", db.name);
     db.client()
         .batch_execute(&format!(
@@ -67,7 +67,7 @@ fn filtered_role(db: &TestDb) -> String {
     format!("{} user={role}", db.conninfo)
 }
 
-fn drop_filtered_role(db: &TestDb) {
+pub(super) fn drop_filtered_role(db: &TestDb) {
     let role = format!("rls_{}", db.name);
     let _ = db.client().batch_execute(&format!(
         "DROP OWNED BY {role} CASCADE; DROP ROLE IF EXISTS {role}"
@@ -76,10 +76,15 @@ fn drop_filtered_role(db: &TestDb) {
 
 /// [`json`] connected as `url`, exit 0.
 fn json_as(db: &TestDb, url: &str, args: &[&str]) -> Value {
+    json_as_code(db, url, args, 0)
+}
+
+/// [`json`] connected as `url`.
+pub(super) fn json_as_code(db: &TestDb, url: &str, args: &[&str], code: i32) -> Value {
     let mut args = args.to_vec();
     args.extend(["-o", "json"]);
     crate::guard::run_with(db, &[("DATABASE_URL", url)], &args)
-        .assert_code(0)
+        .assert_code(code)
         .json()
 }
 
