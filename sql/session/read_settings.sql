@@ -6,7 +6,11 @@
 -- the server row every report shows (db::snapshot::read_info): the read's instant, whether a standby answered and how far
 -- behind its replay is; and the tables (and their partitions and children)
 -- where row-level security applies to the role, so rows may be hidden
--- from the read (it warns). A fragment of a select list: never run alone.
+-- from the read: their names, and for each its owner, whether the policy
+-- binds the owner too (FORCE ROW LEVEL SECURITY) and the names of the
+-- policies (`decide::blind` refuses to vouch for a verdict read through
+-- them); and the role that read. A fragment of a select list: never run
+-- alone.
 pg_catalog.current_setting('search_path') AS search_path,
 pg_catalog.current_setting('jit') AS jit,
 pg_catalog.current_setting('session_replication_role') AS session_replication_role,
@@ -30,11 +34,19 @@ current_setting('transaction_read_only') = 'on' AS read_only,
      UNION ALL
      SELECT i.inhrelid FROM pg_catalog.pg_inherits i JOIN tree ON i.inhparent = tree.relid
  )
- SELECT pg_catalog.array_agg(c.relname::text ORDER BY c.relname)
+ SELECT pg_catalog.json_agg(pg_catalog.json_build_object(
+            'table', c.relname::text,
+            'owner', pg_catalog.pg_get_userbyid(c.relowner)::text,
+            'forced', c.relforcerowsecurity,
+            'policies', (SELECT coalesce(pg_catalog.array_agg(p.polname::text ORDER BY p.polname),
+                                         '{}'::text[])
+                         FROM pg_catalog.pg_policy p WHERE p.polrelid = c.oid))
+        ORDER BY c.relname)
  FROM tree JOIN pg_catalog.pg_class c ON c.oid = tree.relid
  WHERE c.relrowsecurity
    AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
                    WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
    AND (c.relforcerowsecurity
         OR NOT pg_catalog.pg_has_role(current_user, c.relowner, 'USAGE'))
-) AS row_security
+) AS row_security_detail,
+current_user::text AS reading_role

@@ -183,15 +183,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::History(args) => history::run(&ctx, args),
         Command::Approvals(args) => approvals::run(&ctx, args),
     };
-    result.map_err(|err| explain_read_failure(command, err))
+    result.map_err(|err| explain_read_failure(&ctx, command, err))
 }
 
 /// A command that only reads says so when it fails: what it was doing,
-/// that nothing was written, and how to rerun it.
-fn explain_read_failure(command: &Command, err: anyhow::Error) -> anyhow::Error {
-    let Some((doing, rerun)) = read_only_command(command) else {
+/// that nothing was written, and how to rerun it; a permission denied
+/// also names the role that lacks it.
+fn explain_read_failure(ctx: &Context, command: &Command, err: anyhow::Error) -> anyhow::Error {
+    let Some((mut doing, rerun)) = read_only_command(command) else {
         return err;
     };
+    let denied = db::errors::db_error(&err)
+        .is_some_and(|db| db.failure == crate::db_failure::DbFailure::InsufficientPrivilege);
+    // The reads run as the user they connect as (no --role for reads).
+    if denied && let Ok(settings) = Settings::from_options(&ctx.global.connect_options()) {
+        doing = format!("{doing} as role {}", settings.target().user);
+    }
     let err = exit::explain_lost(
         err,
         Lost {

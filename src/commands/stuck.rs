@@ -12,6 +12,7 @@ use crate::cli::StuckArgs;
 use crate::db::fleet::{self, FleetFilter};
 use crate::db::stuck;
 use crate::decide::Policy;
+use crate::decide::blind;
 use crate::decide::regions::merge_stuck;
 use crate::decide::triage::{self, Triage};
 use crate::exit::ExitCode;
@@ -68,19 +69,23 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
             in_recovery: false,
             replay_lag_seconds: None,
             row_security: Vec::new(),
+            row_security_policies: Vec::new(),
+            role: String::new(),
         },
         groups: None,
         left_out: None,
         regions: Some(statuses),
         warnings: Vec::new(),
         clock_skew: Vec::new(),
+        cannot_vouch: None,
+        cannot_tell: Vec::new(),
     }
 }
 
 fn scan(ctx: &Context, client: &mut Session, args: &StuckArgs) -> Result<StuckReport> {
     let report = stuck::scan(client, ctx.schema(), args.thresholds())?;
     ui::warn_row_security(&report.snapshot.row_security, "the scan");
-    Ok(report)
+    Ok(blind::stuck_scan(report))
 }
 
 /// `-o openmetrics` / `--write FILE`: the scan and the fleet as metrics.

@@ -18,7 +18,8 @@ use crate::db_failure::DbError;
 use crate::exit;
 use crate::model::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobKind, JobResult,
-    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot, Warning,
+    NetworkAttachment, Node, ReadInfo, ReleaseArtifact, Route, RowSecurity, SourceSnapshot,
+    Warning,
 };
 
 /// Reads one deployment (id or prefix) in one read-only snapshot: one
@@ -267,6 +268,12 @@ fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
 /// `sql/diagnose/snapshot.sql`): the read's instant, and whether a standby
 /// answered (its replay lag in whole seconds).
 pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
+    let policies: Vec<RowSecurity> = match row
+        .col::<Option<serde_json::Value>>("row_security_detail")?
+    {
+        Some(detail) => serde_json::from_value(detail).context("reading row_security_detail")?,
+        None => Vec::new(),
+    };
     Ok(ReadInfo {
         at: row.col("at")?,
         in_recovery: row.col("in_recovery")?,
@@ -276,9 +283,9 @@ pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
         server_version: row.col("server_version")?,
         isolation: row.col("isolation")?,
         read_only: row.col("read_only")?,
-        row_security: row
-            .col::<Option<Vec<String>>>("row_security")?
-            .unwrap_or_default(),
+        row_security: policies.iter().map(|p| p.table.clone()).collect(),
+        row_security_policies: policies,
+        role: row.col("reading_role")?,
     })
 }
 

@@ -289,10 +289,14 @@ pub fn scan(
             stuck_after_seconds: thresholds.stuck_after.as_secs(),
             grace_seconds: thresholds.grace.as_secs(),
             row_security: server.row_security,
+            row_security_policies: server.row_security_policies,
+            role: server.role,
         },
         groups: None,
         left_out: None,
         warnings,
         clock_skew: json_rows(skews.as_ref(), clock_skew)?,
+        cannot_vouch: None,
+        cannot_tell: Vec::new(),
     })
 }

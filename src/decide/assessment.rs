@@ -24,6 +24,11 @@ impl Findings {
         });
     }
 
+    /// Drops the findings of `code` (a conclusion the read cannot back).
+    pub(super) fn drop_code(&mut self, code: &str) {
+        self.0.retain(|f| f.code != code);
+    }
+
     /// Most severe first; within a severity, in the order found.
     pub(super) fn into_sorted(mut self) -> Vec<Finding> {
         self.0.sort_by_key(|f| f.severity);

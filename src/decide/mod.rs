@@ -5,6 +5,7 @@
 pub mod approval;
 pub mod assessment;
 pub mod batch;
+pub mod blind;
 pub mod edges;
 pub mod evidence;
 pub mod findings;

@@ -39,10 +39,22 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
             false
         }
     };
+    // Hidden rows could make a live instance or a held allocation look
+    // gone: never verified from such a read (README, "Reads row-level
+    // security filters").
+    let blind = super::blind::cannot_vouch(&s.snapshot);
+    if let Some(b) = &blind {
+        blocked.push(Blocked::RowSecurity {
+            role: b.role.clone(),
+            tables: b.tables.iter().map(|t| t.table.clone()).collect(),
+            message: b.message.clone(),
+            next_step: b.next_step.clone(),
+        });
+    }
     Progress {
         deployment_id: s.deployment.id,
         status: s.deployment.status.clone(),
-        verified,
+        verified: verified && blind.is_none(),
         instances_total,
         instances_removed,
         allocations_held: held,

@@ -23,7 +23,11 @@ pub fn merge_stuck(
     let mut parts = parts.into_iter();
     let (region, mut merged) = parts.next()?;
     let tag = |region: &str, report: &mut StuckReport| {
-        for d in &mut report.deployments_stuck {
+        for d in report
+            .deployments_stuck
+            .iter_mut()
+            .chain(report.cannot_tell.iter_mut())
+        {
             d.region = Some(region.to_string());
         }
         for k in &mut report.clock_skew {
@@ -43,6 +47,10 @@ pub fn merge_stuck(
         merged.leases_orphaned.append(&mut report.leases_orphaned);
         merged.warnings.append(&mut report.warnings);
         merged.clock_skew.append(&mut report.clock_skew);
+        merged.cannot_tell.append(&mut report.cannot_tell);
+        if merged.cannot_vouch.is_none() {
+            merged.cannot_vouch = report.cannot_vouch.take();
+        }
     }
     merged
         .deployments_stuck

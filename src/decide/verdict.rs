@@ -19,7 +19,11 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     let evidence = dispatch_evidence(s);
     let dispatched = !evidence.is_empty();
     let odd = super::unknown::odd_values(s);
-    let undecidable = super::unknown::undecidable(&odd);
+    let blind = super::blind::cannot_vouch(&s.snapshot);
+    let undecidable = match &blind {
+        Some(b) => Some(b.message.clone()),
+        None => super::unknown::undecidable(&odd),
+    };
     let path = match undecidable {
         Some(_) => BreakGlassPath::None,
         None => decide_path(status, dispatched),
@@ -43,11 +47,16 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
     findings::standby(&a, &mut found);
     super::edges::findings(s, &mut found);
     super::unknown::findings(&odd, &mut found);
+    if let Some(b) = &blind {
+        super::blind::findings(b, &mut found);
+    }
 
-    let (headline, reason) = match &undecidable {
-        Some(why) => (format!("cannot decide: {why}"), why.clone()),
-        None => explain(&a, &evidence),
+    let (headline, reason) = match (&blind, &undecidable) {
+        (Some(b), _) => super::blind::headline(b),
+        (None, Some(why)) => (format!("cannot decide: {why}"), why.clone()),
+        (None, None) => explain(&a, &evidence),
     };
+    let stuck = blind.is_none() && super::stuck::stuck(s, policy).stuck;
     Verdict {
         path,
         dispatched,
@@ -56,12 +65,13 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         headline,
         reason,
         last_event: s.last_event().map(|e| LastEvent::of(e, now)),
-        stuck: super::stuck::stuck(s, policy).stuck,
-        stuck_for_seconds: status.in_flight().then_some(a.quiet_for),
+        stuck,
+        stuck_for_seconds: (status.in_flight() && blind.is_none()).then_some(a.quiet_for),
         next_command: match undecidable {
             Some(_) => None,
             None => next_command(path, status, s.deployment.id, Asker::Verdict),
         },
         decidable: undecidable.is_none(),
+        cannot_vouch: blind,
     }
 }

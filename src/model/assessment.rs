@@ -76,8 +76,13 @@ pub struct Verdict {
     /// The next command to run, if any.
     pub next_command: Option<super::next::NextCommand>,
     /// False when a row the decision rests on holds a value this tool does
-    /// not know (or a NULL where the reference schema says NOT NULL): the
+    /// not know (or a NULL where the reference schema says NOT NULL), or
+    /// when rows may be hidden from the read (`cannot_vouch`): the
     /// path is then `none`, the reason names the values, and fail-safely
     /// refuses.
     pub decidable: bool,
+    /// Why no path is vouched for, when rows may be hidden from the read
+    /// (row-level security applies to the role): then `decidable` is
+    /// false, the path `none`, `stuck` false, and there is no next command.
+    pub cannot_vouch: Option<super::blind::CannotVouch>,
 }

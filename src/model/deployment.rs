@@ -25,6 +25,25 @@ pub struct ReadInfo {
     /// The tables (partitions, children) where row-level security applies
     /// to the role that read: rows may have been hidden from the read.
     pub row_security: Vec<String>,
+    /// The same tables, each with its owner and policies.
+    pub row_security_policies: Vec<RowSecurity>,
+    /// The role that read (`current_user`); in the JSON only where it
+    /// matters, `cannot_vouch.role` (a document is the same for every
+    /// role that sees the same rows).
+    #[serde(skip)]
+    pub role: String,
+}
+
+/// A table where row-level security applies to the role that read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct RowSecurity {
+    pub table: String,
+    /// Its owner, who is not filtered unless `forced`.
+    pub owner: String,
+    /// FORCE ROW LEVEL SECURITY: the owner is filtered too.
+    pub forced: bool,
+    /// The names of its policies (none: every row is hidden).
+    pub policies: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

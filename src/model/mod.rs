@@ -4,6 +4,7 @@
 pub mod approvals;
 pub mod assessment;
 pub mod batch;
+pub mod blind;
 pub mod clock;
 pub mod connection;
 pub mod deployment;
@@ -29,7 +30,7 @@ pub mod warning;
 
 pub use deployment::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
-    Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
+    Node, ReadInfo, ReleaseArtifact, Route, RowSecurity, SourceSnapshot,
 };
 pub use ids::{short_id, short_or_null};
 pub use next::NextCommand;

@@ -60,4 +60,13 @@ pub enum Blocked {
         segments: Vec<String>,
         reservations: usize,
     },
+    /// Row-level security applies to the role that read: rows may be
+    /// hidden (an instance, an allocation), so verification cannot be
+    /// vouched for until it reads as a role that sees every row.
+    RowSecurity {
+        role: String,
+        tables: Vec<String>,
+        message: String,
+        next_step: String,
+    },
 }

@@ -89,6 +89,13 @@ pub struct StuckScanInfo {
     /// Tables where row-level security applies to the role that read:
     /// rows may have been hidden from the scan.
     pub row_security: Vec<String>,
+    /// The same tables, each with its owner and policies.
+    pub row_security_policies: Vec<super::RowSecurity>,
+    /// The role that read (`current_user`); in the JSON only where it
+    /// matters, `cannot_vouch.role` (a document is the same for every
+    /// role that sees the same rows).
+    #[serde(skip)]
+    pub role: String,
 }
 
 /// Stuck deployments that share a node, pool, status, path or org: one
@@ -141,11 +148,19 @@ pub struct StuckReport {
     /// whose heartbeat are ahead of the server's clock: none of them can
     /// show as stuck or stale until it passes them. Not filtered.
     pub clock_skew: Vec<super::clock::ClockSkew>,
+    /// Why the scan cannot vouch for any row (row-level security applies
+    /// to the role that read); none when it can.
+    pub cannot_vouch: Option<super::blind::CannotVouch>,
+    /// In flight and quiet to the role that read, but it cannot tell
+    /// whether they are stuck (see `cannot_vouch`): no path, no command.
+    pub cannot_tell: Vec<StuckDeployment>,
 }
 
 impl StuckReport {
     pub fn found_anything(&self) -> bool {
-        !self.deployments_stuck.is_empty() || !self.leases_orphaned.is_empty()
+        !self.deployments_stuck.is_empty()
+            || !self.leases_orphaned.is_empty()
+            || !self.cannot_tell.is_empty()
     }
 
     /// What `stuck --exit-code` exits 10 for: a row the operator can act
@@ -153,9 +168,13 @@ impl StuckReport {
     /// a break-glass path applies to). Leases only the reclaimer can fix
     /// are reported but do not count.
     pub fn actionable(&self) -> bool {
-        self.deployments_stuck
-            .iter()
-            .any(|d| d.responsible == Responsible::Operator)
+        // Blind to some rows: the operator must read again as a role that
+        // sees them (an alert never goes quiet because rows are hidden).
+        !self.cannot_tell.is_empty()
+            || self
+                .deployments_stuck
+                .iter()
+                .any(|d| d.responsible == Responsible::Operator)
             || self
                 .leases_orphaned
                 .iter()

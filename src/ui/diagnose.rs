@@ -109,6 +109,7 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
 fn headline_lines(out: &Output, verdict: &Verdict) -> Vec<String> {
     let paint = match verdict.path {
         BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
+        BreakGlassPath::None if !verdict.decidable => Paint::Warn,
         BreakGlassPath::None => Paint::Good,
     };
     wrap(&visible(&verdict.headline), out.width, "VERDICT ", "  ")

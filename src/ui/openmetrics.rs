@@ -81,7 +81,10 @@ fn stuck_series(out: &mut String, report: &StuckReport) {
             stuck.insert((status.to_string(), path.to_string()), 0);
         }
     }
-    for d in &report.deployments_stuck {
+    // Those a filtered read cannot tell about count too, under path
+    // "none" (as decide::blind concluded): hidden rows never silence the
+    // alert.
+    for d in report.deployments_stuck.iter().chain(&report.cannot_tell) {
         *stuck
             .entry((d.status.to_string(), d.path.as_str().to_string()))
             .or_default() += 1;
@@ -128,7 +131,13 @@ fn stuck_series(out: &mut String, report: &StuckReport) {
         "How long the longest stuck deployment has had no event (0 when none is stuck).",
         &[(
             String::new(),
-            oldest(&mut report.deployments_stuck.iter().map(|d| d.stuck_for_seconds)),
+            oldest(
+                &mut report
+                    .deployments_stuck
+                    .iter()
+                    .chain(&report.cannot_tell)
+                    .map(|d| d.stuck_for_seconds),
+            ),
         )],
     );
     gauge(

@@ -120,6 +120,7 @@ pub fn render(report: &StuckReport, out: &Output) -> String {
     );
     lease_lines(&report.leases_orphaned, out, &mut lines);
     lines.extend(more(left_out.leases_orphaned));
+    blind::lines(report, out, &mut lines);
     lines.join("\n")
 }
 
@@ -397,6 +398,7 @@ impl Report for StuckReport {
 
     fn markdown(&self, out: &Output) -> Vec<Line> {
         let mut lines = vec![Line::Out(super::markdown::stuck(self))];
+        lines.extend(blind::markdown(self).map(Line::Out));
         lines.extend(report::warnings(out, &self.warnings));
         lines
     }
@@ -410,6 +412,7 @@ pub fn watch_text(report: &StuckReport, out: &Output) -> String {
     report::joined(&lines)
 }
 
+mod blind;
 mod hints;
 use hints::batch_hint;
 pub use hints::hint;

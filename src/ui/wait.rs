@@ -69,6 +69,13 @@ pub fn blocked_text(b: &Blocked) -> String {
             plural(*reservations),
             visible(&segments.join(", "))
         ),
+        Blocked::RowSecurity {
+            message, next_step, ..
+        } => format!(
+            "{}; verification cannot be vouched for. Next step: {}",
+            visible(message),
+            visible(next_step)
+        ),
     }
 }
 
@@ -149,6 +156,7 @@ impl Watch {
             let key = match reason {
                 Blocked::DeadNode { node_id, .. } => node_id.to_string(),
                 Blocked::NetworkAttachment { segments, .. } => segments.join(","),
+                Blocked::RowSecurity { tables, .. } => tables.join(","),
             };
             if !self.reported_blocked.contains(&key) {
                 self.println(format!(

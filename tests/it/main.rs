@@ -5,6 +5,7 @@ mod support;
 
 mod alerting;
 mod batch;
+mod blind_reads;
 mod bounded;
 mod cli;
 mod clock;

@@ -2,6 +2,7 @@
 //! the fixtures here, the path and its words in `verdict`, one test per
 //! finding in `findings`.
 
+mod blind;
 mod edges;
 mod findings;
 mod stuck;
@@ -40,6 +41,8 @@ pub fn base() -> DeploymentSnapshot {
             isolation: "repeatable read".into(),
             read_only: true,
             row_security: Vec::new(),
+            row_security_policies: Vec::new(),
+            role: "ops".into(),
         },
         deployment: Deployment {
             id: id(0xD1),

@@ -37,12 +37,16 @@ fn report(rows: Vec<StuckDeployment>) -> StuckReport {
             in_recovery: false,
             replay_lag_seconds: None,
             row_security: Vec::new(),
+            row_security_policies: Vec::new(),
+            role: String::new(),
         },
         groups: None,
         left_out: None,
         regions: None,
         warnings: Vec::new(),
         clock_skew: Vec::new(),
+        cannot_vouch: None,
+        cannot_tell: Vec::new(),
     }
 }
 

@@ -8,7 +8,9 @@ use crate::ui::text::{command_lines, wrap};
 
 /// The hint for the human on stderr.
 pub fn hint(report: &StuckReport) -> Option<String> {
-    report.found_anything().then(|| {
+    // A scan that cannot vouch says what to do instead (`blind`).
+    let vouched = report.cannot_vouch.is_none();
+    (vouched && report.found_anything()).then(|| {
         format!(
             "Look before you act: `{}` shows the evidence; fail-safely decides the path again \
              under row locks and asks before it writes.",

@@ -171,6 +171,8 @@ fn snapshot_of(s: &State) -> Snapshot {
             isolation: "repeatable read".to_string(),
             read_only: true,
             row_security: Vec::new(),
+            row_security_policies: Vec::new(),
+            role: "ops".to_string(),
         },
         deployment: Deployment {
             id: Uuid::from_u128(0xd1),

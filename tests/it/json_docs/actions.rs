@@ -128,8 +128,14 @@ fn wait_documents_every_key_it_prints() {
         reaper["pending"][0]["kind"], "reservations_held",
         "{reaper:#}"
     );
+    // Read through row-level security: never verified, and says why.
+    let filtered = super::reads::filtered_role(&db);
+    let args = ["wait", "d0000006", "--timeout", "1s", "--interval", "200ms"];
+    let blind = super::reads::json_as_code(&db, &filtered, &args, 6);
+    assert_eq!(blind["blocked"][0]["kind"], "row_security", "{blind:#}");
+    super::reads::drop_filtered_role(&db);
     assert_documented(
         "pushleft-controller-wait",
-        &[verified, timed_out, dead_node, attachment, reaper],
+        &[verified, timed_out, dead_node, attachment, reaper, blind],
     );
 }

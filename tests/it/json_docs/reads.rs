@@ -8,10 +8,14 @@ fn diagnose_documents_every_key_it_prints() {
     let db = TestDb::scenarios();
     // Together the nine scenarios fill every list: results and routes (3,
     // 5), network attachments (4), evidence (2, 3, 8).
-    let documents: Vec<Value> = (1..=9)
+    let mut documents: Vec<Value> = (1..=9)
         .map(|n| json(&db, &["diagnose", &scenario(n)], 0))
         .collect();
+    // Read through row-level security: `cannot_vouch` and the policies.
+    let filtered = filtered_role(&db);
+    documents.push(json_as(&db, &filtered, &["diagnose", &scenario(2)]));
     assert_documented("pushleft-controller-diagnose", &documents);
+    drop_filtered_role(&db);
 }
 
 #[test]
@@ -37,7 +41,51 @@ fn stuck_documents_every_key_it_prints() {
     let odd = with_null("deployments", "org_id", "status = 'building'");
     ahead_of_the_clock(&odd);
     let warned = json(&odd, &["stuck"], 0);
-    assert_documented("pushleft-controller-stuck", &[stuck, grouped, warned]);
+    let filtered = filtered_role(&db);
+    let blind = json_as(&db, &filtered, &["stuck"]);
+    assert!(!blind["cannot_tell"].as_array().is_none_or(Vec::is_empty));
+    assert_documented(
+        "pushleft-controller-stuck",
+        &[stuck, grouped, warned, blind],
+    );
+    drop_filtered_role(&db);
+}
+
+/// A login role that may read every table, filtered by a policy on jobs:
+/// its connection string.
+pub(super) fn filtered_role(db: &TestDb) -> String {
+    let role = format!("rls_{}", db.name);
+    db.client()
+        .batch_execute(&format!(
+            "CREATE ROLE {role} LOGIN;
+             GRANT USAGE ON SCHEMA public TO {role};
+             GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role};
+             ALTER TABLE jobs ENABLE ROW LEVEL SECURITY;
+             CREATE POLICY hide_targeted ON jobs TO {role} USING (target_node_id IS NULL);"
+        ))
+        .unwrap();
+    format!("{} user={role}", db.conninfo)
+}
+
+pub(super) fn drop_filtered_role(db: &TestDb) {
+    let role = format!("rls_{}", db.name);
+    let _ = db.client().batch_execute(&format!(
+        "DROP OWNED BY {role} CASCADE; DROP ROLE IF EXISTS {role}"
+    ));
+}
+
+/// [`json`] connected as `url`, exit 0.
+fn json_as(db: &TestDb, url: &str, args: &[&str]) -> Value {
+    json_as_code(db, url, args, 0)
+}
+
+/// [`json`] connected as `url`.
+pub(super) fn json_as_code(db: &TestDb, url: &str, args: &[&str], code: i32) -> Value {
+    let mut args = args.to_vec();
+    args.extend(["-o", "json"]);
+    crate::guard::run_with(db, &[("DATABASE_URL", url)], &args)
+        .assert_code(code)
+        .json()
 }
 
 /// A heartbeat ahead of the server's clock: `clock_skew` is not empty.
