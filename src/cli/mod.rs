@@ -290,7 +290,12 @@ pub enum Command {
     /// `approvals install` creates the tool's own schema on this database:
     /// plans recorded and applied from the server's copy, and a policy
     /// the database keeps (see README, "Two-person break-glass").
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  pushleft-controller approvals install
+  pushleft-controller approvals install --require-approval --enforce"
+    )]
     Approvals(ApprovalsCommand),
 
     /// The fleet's nodes and their capacity.

@@ -117,7 +117,10 @@ pub fn file_plan_id(plan: &Plan) -> Result<String> {
         ..plan.clone()
     };
     let bytes = serde_json::to_vec(&unnamed).context("serializing the plan")?;
-    Ok(format!("plan-{}", hex::encode(&Sha256::digest(&bytes)[..8])))
+    Ok(format!(
+        "plan-{}",
+        hex::encode(&Sha256::digest(&bytes)[..8])
+    ))
 }
 
 /// Refuses (4) a file-only plan (no server record) whose id is not the

@@ -58,6 +58,9 @@ fn every_command_has_a_summary_an_explanation_and_examples() {
             if ["list"].contains(&name.as_str()) {
                 args.push("fleet".into());
             }
+            if ["install"].contains(&name.as_str()) {
+                args.push("approvals".into());
+            }
             args.push(name.clone());
         }
         args.push("--help".into());

@@ -124,5 +124,4 @@ pub fn zsh_describe(value: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "quote_tests.rs"]
 mod tests;

@@ -323,5 +323,4 @@ impl EnvCompleter for Elvish {
 }
 
 #[cfg(test)]
-#[path = "shells_tests.rs"]
 mod tests;

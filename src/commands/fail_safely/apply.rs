@@ -29,24 +29,14 @@ use crate::ui;
 pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
     let plan = read(ctx, file, args.max)?;
     let terminal = refuse_without_terminal(args)?;
+    let mut connected = connect(ctx, args.lock_timeout)?;
+    let plan = held(&mut connected, plan, args)?;
     let Connected {
         session: mut client,
         target,
-        now,
         approvals,
-    } = connect(ctx, args.lock_timeout)?;
-    let (plan, now) = server_copy(&mut client, &approvals, plan, now)?;
-    approval::check_target(&plan.target, &target)?;
-    approval::check_expiry(plan.expires_at, now)?;
-    approval::check_alone_allowed(&approvals, args.break_glass_alone)?;
-    if !plan.target.same_server(&target) {
-        ui::note(&format!(
-            "note: this plan was made {}; it is applied {}: the same cluster and database (after \
-             a failover, the promoted standby)",
-            crate::ui::target::describe(&plan.target),
-            crate::ui::target::describe(&target)
-        ));
-    }
+        ..
+    } = connected;
     let requests = requests(ctx, args, &plan, &target, &approvals)?;
     let to_write = check_each(&mut client, &requests)?;
     if !args.yes && to_write > 0 {
@@ -62,6 +52,26 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode
         next_command: wait_for_written(&items),
     };
     finish(ctx, items, done)
+}
+
+/// The plan to apply (the server's copy where the database records
+/// plans), refused (4) unless it is for this database, still valid and
+/// allowed here; after a failover, says where it was made.
+fn held(connected: &mut Connected, plan: Plan, args: &FailSafelyArgs) -> Result<Plan> {
+    let (approvals, target) = (&connected.approvals, &connected.target);
+    let (plan, now) = server_copy(&mut connected.session, approvals, plan, connected.now)?;
+    approval::check_target(&plan.target, target)?;
+    approval::check_expiry(plan.expires_at, now)?;
+    approval::check_alone_allowed(approvals, args.break_glass_alone)?;
+    if !plan.target.same_server(target) {
+        ui::note(&format!(
+            "note: this plan was made {}; it is applied {}: the same cluster and database (after \
+             a failover, the promoted standby)",
+            crate::ui::target::describe(&plan.target),
+            crate::ui::target::describe(target)
+        ));
+    }
+    Ok(plan)
 }
 
 /// Each deployment in its own guarded transaction, paced, with a

@@ -39,17 +39,8 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
     } else {
         run_each(&mut client, &requests, true, true, None, &mut Pace::none())
     };
-    let refused = items.iter().any(|i| i.outcome.is_none());
-    if refused && !args.keep_going {
-        ui_note_refused();
-        let done = Done {
-            dry_run: true,
-            target: Some(target),
-            plan_id: None,
-            rate: None,
-            next_command: None,
-        };
-        return batch::finish(ctx, items, done);
+    if items.iter().any(|i| i.outcome.is_none()) && !args.keep_going {
+        return refused(ctx, items, target);
     }
     let mut plan = plan_of(ctx, args, out, first, target, now, items)?;
     if approvals.installed {
@@ -60,11 +51,20 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
     Ok(ExitCode::Done)
 }
 
-fn ui_note_refused() {
+/// A deployment of the batch was refused: no plan, the batch's report.
+fn refused(ctx: &Context, items: Vec<BatchItem>, target: WriteTarget) -> Result<ExitCode> {
     crate::ui::note(
         "no plan was written: a deployment of the batch was refused (below). Leave it out, or \
          give --keep-going to plan the others",
     );
+    let done = Done {
+        dry_run: true,
+        target: Some(target),
+        plan_id: None,
+        rate: None,
+        next_command: None,
+    };
+    batch::finish(ctx, items, done)
 }
 
 /// The requests, as dry runs: the positional deployment, or the batch's.

@@ -27,19 +27,17 @@ pub(super) struct After {
 /// Step 11's message; `end` (ROLLBACK for a dry run) goes last in it.
 /// Without `fire` (a dry run whose deferred triggers already fire at the
 /// end of each statement, the enforcing one only at COMMIT) SET
-/// CONSTRAINTS is left out, and its empty result stands in.
+/// CONSTRAINTS is left out.
 fn script(schema: &Schema, end: Option<&str>, fire: bool) -> String {
-    let first = if fire {
-        sql::fail_safely::FIRE_DEFERRED.text.to_string()
-    } else {
-        "SELECT 1 WHERE false".to_string()
-    };
-    let mut parts = vec![
-        first,
+    let mut parts = Vec::new();
+    if fire {
+        parts.push(sql::fail_safely::FIRE_DEFERRED.text.to_string());
+    }
+    parts.extend([
         sql::fail_safely::GUARD_COUNTERS.text.to_string(),
         sql::fail_safely::GUARD_LOCKS.text.to_string(),
         sql::fail_safely::REREAD.sql(schema),
-    ];
+    ]);
     parts.extend(end.map(str::to_string));
     parts.join("\n;\n")
 }
@@ -49,7 +47,7 @@ pub(super) fn read_after(tx: &mut Pinned<'_>, schema: &Schema, fire: bool) -> Re
     let messages = tx
         .simple_query(&script(schema, None, fire))
         .context("firing deferred constraint triggers, then the guard's reads")?;
-    after(messages)
+    after(messages, usize::from(fire))
 }
 
 /// Step 11 for a dry run: the same reads, and the ROLLBACK with them.
@@ -61,14 +59,17 @@ pub(super) fn read_after_and_roll_back(
     let messages = tx
         .end_with(&script(schema, Some("ROLLBACK"), fire))
         .context("firing deferred constraint triggers, then the guard's reads")?;
-    after(messages)
+    after(messages, usize::from(fire))
 }
 
-fn after(messages: Vec<postgres::SimpleQueryMessage>) -> Result<After> {
+/// The results after the first `skip` (SET CONSTRAINTS's, when sent).
+fn after(messages: Vec<postgres::SimpleQueryMessage>, skip: usize) -> Result<After> {
     let results = results(messages);
-    let (Some(counted), Some(locks), Some(reread)) =
-        (results.get(1), results.get(2), results.get(3))
-    else {
+    let (Some(counted), Some(locks), Some(reread)) = (
+        results.get(skip),
+        results.get(skip + 1),
+        results.get(skip + 2),
+    ) else {
         return Err(anyhow!(
             "step 11's message returned {} results",
             results.len()

@@ -49,7 +49,14 @@ fn a_planted_plan_id_is_refused_with_its_text_made_visible() {
     let mut doc: Value = serde_json::from_slice(&std::fs::read(&plan.path).unwrap()).unwrap();
     doc["plan_id"] = format!("plan-{HIDE}").into();
     std::fs::write(&plan.path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
-    let run = db.run(&["fail-safely", "--apply", plan.arg(), "--yes", "--color", "never"]);
+    let run = db.run(&[
+        "fail-safely",
+        "--apply",
+        plan.arg(),
+        "--yes",
+        "--color",
+        "never",
+    ]);
     run.assert_code(4);
     only_our_colours("stderr", &run.stderr, false);
 }

@@ -130,6 +130,15 @@ fn apply(conninfo: &str, file: &std::path::Path, env: &[(&str, &str)]) -> Run {
 #[test]
 fn the_server_records_the_plan_and_another_session_user_applies_it() {
     let s = server(&["--require-approval"]);
+    // Installing again changes nothing, and says so.
+    let again = s.db.run(&["approvals", "install", "--require-approval"]);
+    again.assert_code(0);
+    assert!(
+        again.stdout.contains("completed schema pushleft_approvals"),
+        "{}",
+        again.stdout
+    );
+    assert!(again.stdout.contains("(unchanged)"), "{}", again.stdout);
     let (plan, file) = plan(&s, &["d0000002"]);
     let record = &file["record"];
     assert_eq!(record["schema"], "pushleft_approvals");
@@ -177,13 +186,16 @@ fn the_server_records_the_plan_and_another_session_user_applies_it() {
     assert_eq!(dump(&s.db), before);
 }
 
+/// One edit of a plan file, by an attacker with the operator's accounts.
+type Edit = Box<dyn Fn(&mut Value)>;
+
 /// Each edit of a recorded plan's file: exit 4, nothing written.
 #[test]
 fn every_edit_of_a_recorded_plan_is_refused_and_nothing_is_written() {
     let s = server(&[]);
     let (plan, file) = plan(&s, &["d0000002", "d0000001"]);
     let healthy = s.db.run(&["diagnose", "d0000005", "-o", "json"]).json();
-    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    let edits: Vec<(&str, Edit)> = vec![
         (
             "expires_at",
             Box::new(|p| p["expires_at"] = "2099-01-01T00:00:00Z".into()),
