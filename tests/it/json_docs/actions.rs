@@ -63,9 +63,25 @@ fn fail_safely_documents_every_key_it_prints() {
     ];
     let alone = json(&db, &alone_args, 0);
     assert_eq!(alone["event"]["payload"]["audit"]["self_approved"], true);
+    // A plan recorded by the server (`approvals install`): its `record`.
+    let recording = TestDb::scenarios();
+    json(&recording, &["approvals", "install"], 0);
+    let recorded_path = dir.path().join("recorded.json");
+    let recorded_args = [
+        "fail-safely",
+        "d0000001",
+        "--reason",
+        "INC-4711 json docs",
+        "--plan-out",
+        recorded_path.to_str().unwrap(),
+    ];
+    let recorded = json(&recording, &recorded_args, 0);
+    assert_eq!(recorded["record"]["schema"], "pushleft_approvals");
     assert_documented(
         "pushleft-controller-fail-safely",
-        &[dry_run, teardown, replay, batch, plan, applied, alone],
+        &[
+            dry_run, teardown, replay, batch, plan, applied, alone, recorded,
+        ],
     );
 }
 
