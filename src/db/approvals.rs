@@ -29,27 +29,29 @@ pub fn state(session: &mut Session, schema: &Schema) -> Result<Approvals> {
 pub fn state_in(tx: &mut Pinned<'_>, schema: &Schema) -> Result<Approvals> {
     let row = sql::approvals::STATE.query_catalog_one(tx, &[&schema.name()])?;
     let installed: bool = row.try_get("installed")?;
-    let policy = if installed {
-        sql::approvals::POLICY
-            .query_catalog(tx, &[])?
-            .first()
-            .map(|row| -> Result<Policy> {
-                Ok(Policy {
-                    require_approval: row.try_get("require_approval")?,
-                    break_glass_alone_allowed: row.try_get("break_glass_alone_allowed")?,
-                    enforce: row.try_get("enforce")?,
-                })
-            })
-            .transpose()?
-    } else {
-        None
-    };
+    let policy = if installed { policy_in(tx)? } else { None };
     Ok(Approvals {
         installed,
         enforcing: row.try_get("enforcing")?,
         owner: row.try_get("owner")?,
         policy,
     })
+}
+
+/// The policy row of a database where the schema is installed (None:
+/// the row is missing).
+pub fn policy_in(tx: &mut Pinned<'_>) -> Result<Option<Policy>> {
+    sql::approvals::POLICY
+        .query_catalog(tx, &[])?
+        .first()
+        .map(|row| -> Result<Policy> {
+            Ok(Policy {
+                require_approval: row.try_get("require_approval")?,
+                break_glass_alone_allowed: row.try_get("break_glass_alone_allowed")?,
+                enforce: row.try_get("enforce")?,
+            })
+        })
+        .transpose()
 }
 
 /// `approvals install`: the schema, its tables and triggers, the policy

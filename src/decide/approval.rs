@@ -34,23 +34,45 @@ pub fn content(plan: &Plan) -> Result<Value> {
 /// The fields of a plan the server stamps rather than stores as content.
 const STAMPED: &[&str] = &["plan_id", "created_at", "expires_at", "record"];
 
+/// The server's copy as a plan document: its content with what the
+/// server stamped put back ([`content`] undone).
+fn stored_document(stored: &StoredPlan) -> Result<Value> {
+    let mut value = stored.content.clone();
+    let Value::Object(map) = &mut value else {
+        return Err(exit::refused(
+            "the server's copy of the plan is not a JSON object; nothing was written",
+        ));
+    };
+    let stamped = [
+        serde_json::to_value(&stored.plan_id),
+        serde_json::to_value(stored.created_at),
+        serde_json::to_value(stored.expires_at),
+        serde_json::to_value(&stored.record),
+    ];
+    for (name, value) in STAMPED.iter().zip(stamped) {
+        map.insert(
+            (*name).to_string(),
+            value.context("serializing the record")?,
+        );
+    }
+    Ok(value)
+}
+
+/// The plan to apply: the server's copy.
+pub fn stored_plan(stored: &StoredPlan) -> Result<Plan> {
+    serde_json::from_value(stored_document(stored)?).map_err(|err| {
+        exit::refused(format!(
+            "the server's copy of the plan does not read as a plan ({err}); nothing was written"
+        ))
+    })
+}
+
 /// Where the plan file differs from the server's copy, field by field
 /// (`deployments[2].fingerprint`, `expires_at`); empty when it does not.
 pub fn differences(file: &Plan, stored: &StoredPlan) -> Result<Vec<String>> {
     let mut out = Vec::new();
-    diff("", &content(file)?, &stored.content, &mut out);
-    if file.plan_id != stored.plan_id {
-        out.push("plan_id".to_string());
-    }
-    if file.created_at != stored.created_at {
-        out.push("created_at".to_string());
-    }
-    if file.expires_at != stored.expires_at {
-        out.push("expires_at".to_string());
-    }
-    if file.record.as_ref() != Some(&stored.record) {
-        out.push("record".to_string());
-    }
+    let file = serde_json::to_value(file).context("serializing the plan")?;
+    diff("", &file, &stored_document(stored)?, &mut out);
     Ok(out)
 }
 
@@ -126,7 +148,8 @@ pub fn file_plan_id(plan: &Plan) -> Result<String> {
 /// Refuses (4) a file-only plan (no server record) whose id is not the
 /// hash of its content: it was edited after it was made. (An editor who
 /// recomputes the hash is not caught: README, "Two-person break-glass".)
-pub fn check_file_id(plan: &Plan, recomputed: &str) -> Result<()> {
+pub fn check_file_id(plan: &Plan) -> Result<()> {
+    let recomputed = file_plan_id(plan)?;
     if plan.plan_id == recomputed {
         return Ok(());
     }

@@ -16,7 +16,7 @@ impl Report for InstallReport {
         ))];
         lines.push(Line::Out(format!(
             "policy: {}",
-            change(self.policy_before.map(words), &words(self.policy))
+            change(self.policy_before.map(Policy::words), &self.policy.words())
         )));
         let enforcing = |on: bool| {
             if on {
@@ -53,8 +53,4 @@ fn change(before: Option<String>, now: &str) -> String {
         Some(was) if was == now => format!("{now} (unchanged)"),
         Some(was) => format!("{was} → {now}"),
     }
-}
-
-fn words(policy: Policy) -> String {
-    policy.words()
 }

@@ -156,8 +156,7 @@ fn server_copy(
                 ui::sanitize::visible(&plan.plan_id)
             )));
         }
-        let recomputed = approval::file_plan_id(&plan)?;
-        approval::check_file_id(&plan, &recomputed)?;
+        approval::check_file_id(&plan)?;
         return Ok((plan, now));
     }
     if plan.record.is_none() {
@@ -175,18 +174,7 @@ fn server_copy(
         )));
     };
     approval::check_unchanged(&plan, &stored)?;
-    let mut value = stored.content.clone();
-    if let serde_json::Value::Object(map) = &mut value {
-        map.insert("plan_id".into(), serde_json::json!(stored.plan_id));
-        map.insert("created_at".into(), serde_json::json!(stored.created_at));
-        map.insert("expires_at".into(), serde_json::json!(stored.expires_at));
-        map.insert("record".into(), serde_json::json!(stored.record));
-    }
-    let copy: Plan = serde_json::from_value(value).map_err(|err| {
-        exit::refused(format!(
-            "the server's copy of the plan does not read as a plan ({err}); nothing was written"
-        ))
-    })?;
+    let copy = approval::stored_plan(&stored)?;
     Ok((copy, stored.now))
 }
 

@@ -8,7 +8,6 @@ use super::facts::Facts;
 use super::{Checks, Status};
 use crate::db::columns::Columns;
 use crate::db::session::Pinned;
-use crate::db::sql;
 use crate::model::text::escaped;
 
 pub(super) fn approvals(tx: &mut Pinned<'_>, facts: &Facts, checks: &mut Checks) -> Result<()> {
@@ -28,15 +27,9 @@ pub(super) fn approvals(tx: &mut Pinned<'_>, facts: &Facts, checks: &mut Checks)
         );
         return Ok(());
     }
-    let policy = sql::approvals::POLICY.query_catalog(tx, &[])?;
-    let words = match policy.first() {
+    let words = match crate::db::approvals::policy_in(tx)? {
         None => "no policy row (rerun approvals install)".to_string(),
-        Some(p) => crate::model::approvals::Policy {
-            require_approval: p.try_get("require_approval")?,
-            break_glass_alone_allowed: p.try_get("break_glass_alone_allowed")?,
-            enforce: p.try_get("enforce")?,
-        }
-        .words(),
+        Some(policy) => policy.words(),
     };
     let enforce = if enforcing {
         "the enforcing trigger is on deployment_events (psql writes without a plan are refused)"
