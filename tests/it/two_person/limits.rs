@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::clock::rebase_to_now;
-use crate::support::strand_on_edge_07;
 
 /// `fail-safely --apply FILE --yes` and `extra`, expected to be refused
 /// (exit 2) within two seconds, naming the file, nothing written.
@@ -89,11 +88,7 @@ fn an_unknown_field_at_any_level_is_refused() {
 fn apply_honours_max_before_connecting() {
     let db = TestDb::scenarios();
     rebase_to_now(&mut db.client());
-    strand_on_edge_07(&db, 3);
-    let mut batch = tempfile::NamedTempFile::new().unwrap();
-    for g in 1..=3 {
-        writeln!(batch, "e{g:07x}-0000-4000-8000-000000000000").unwrap();
-    }
+    let batch = stranded_batch(&db, 3);
     let (plan, printed) = make_plan(&db, &["--from", batch.path().to_str().unwrap()], &[]);
     assert_eq!(printed["deployments"].as_array().unwrap().len(), 3);
     let run = refused_fast(&db, &plan.path, &["--max", "2"], "more than --max 2");

@@ -65,6 +65,18 @@ pub fn make_plan(db: &TestDb, targets: &[&str], extra: &[&str]) -> (PlanFile, Va
     (PlanFile { _dir: dir, path }, printed)
 }
 
+/// `n` deployments stranded on edge-07 (`strand_on_edge_07`), and a
+/// batch file naming each, a line each.
+pub fn stranded_batch(db: &TestDb, n: u32) -> tempfile::NamedTempFile {
+    use std::io::Write as _;
+    crate::support::strand_on_edge_07(db, n);
+    let mut batch = tempfile::NamedTempFile::new().unwrap();
+    for g in 1..=n {
+        writeln!(batch, "e{g:07x}-0000-4000-8000-000000000000").unwrap();
+    }
+    batch
+}
+
 /// Whether the tests can run the binary as another OS user.
 pub fn other_user_available() -> bool {
     let root = nix::unistd::geteuid().is_root();

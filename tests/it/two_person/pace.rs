@@ -1,21 +1,14 @@
 //! `--rate`: a batch's writes paced, the pace shown in the events' times
 //! and reported in the summary.
 
-use std::io::Write;
-
 use super::*;
 use crate::clock::rebase_to_now;
-use crate::support::strand_on_edge_07;
 
 #[test]
 fn rate_4_per_second_paces_ten_deployments() {
     let db = TestDb::scenarios();
     rebase_to_now(&mut db.client());
-    strand_on_edge_07(&db, 10);
-    let mut batch = tempfile::NamedTempFile::new().unwrap();
-    for g in 1..=10 {
-        writeln!(batch, "e{g:07x}-0000-4000-8000-000000000000").unwrap();
-    }
+    let batch = stranded_batch(&db, 10);
     let started = std::time::Instant::now();
     let run = db.run(&[
         "fail-safely",
@@ -61,11 +54,7 @@ fn rate_4_per_second_paces_ten_deployments() {
 fn ctrl_c_stops_a_paced_batch_between_deployments_and_a_rerun_resumes() {
     let db = TestDb::scenarios();
     rebase_to_now(&mut db.client());
-    strand_on_edge_07(&db, 10);
-    let mut batch = tempfile::NamedTempFile::new().unwrap();
-    for g in 1..=10 {
-        writeln!(batch, "e{g:07x}-0000-4000-8000-000000000000").unwrap();
-    }
+    let batch = stranded_batch(&db, 10);
     let file = batch.path().to_str().unwrap();
     let args = [
         "fail-safely",

@@ -4,7 +4,6 @@
 //! report lists. On stderr redirected to a file, no escape sequence.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -13,7 +12,6 @@ use nix::unistd::Pid;
 
 use super::*;
 use crate::clock::rebase_to_now;
-use crate::support::strand_on_edge_07;
 
 /// Each table's rows from a [`TestDb::dump`], as their JSON texts.
 fn rows(dump: &str) -> BTreeSet<String> {
@@ -34,11 +32,7 @@ fn rows(dump: &str) -> BTreeSet<String> {
 fn stopped_by(signal: Signal, code: i32) {
     let db = TestDb::scenarios();
     rebase_to_now(&mut db.client());
-    strand_on_edge_07(&db, 10);
-    let mut batch = tempfile::NamedTempFile::new().unwrap();
-    for g in 1..=10 {
-        writeln!(batch, "e{g:07x}-0000-4000-8000-000000000000").unwrap();
-    }
+    let batch = stranded_batch(&db, 10);
     let before = db.dump();
     let stderr = tempfile::NamedTempFile::new().unwrap();
     let child = db
