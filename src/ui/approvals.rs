@@ -4,10 +4,11 @@
 use super::output::Output;
 use super::report::{Line, Report};
 use super::sanitize::visible;
+use super::text::wrapped;
 use crate::model::approvals::{InstallReport, Policy};
 
 impl Report for InstallReport {
-    fn human(&self, _out: &Output) -> Vec<Line> {
+    fn human(&self, out: &Output) -> Vec<Line> {
         let mut lines = vec![Line::Out(format!(
             "{} schema {}, owned by {} (the only role that may change or delete a record)",
             if self.created { "created" } else { "completed" },
@@ -42,7 +43,14 @@ impl Report for InstallReport {
              server's copy; `pushleft-controller doctor` shows the policy"
                 .to_string(),
         ));
+        // Sentences wrap at their blanks, never inside a word or a name.
         lines
+            .into_iter()
+            .map(|line| match line {
+                Line::Out(text) => Line::Out(wrapped(&text, out.width, "", "  ")),
+                Line::Note(text) => Line::Note(wrapped(&text, out.width, "", "  ")),
+            })
+            .collect()
     }
 }
 

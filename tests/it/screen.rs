@@ -206,6 +206,7 @@ fn every_screen_fits(size: (u16, u16)) {
         ],
         &["wait", "d0000007", "--timeout", "2s", "--interval", "500ms"],
         &["doctor"],
+        &["approvals", "install", "--require-approval"],
     ] {
         runs.push(args.iter().map(|a| a.to_string()).collect());
     }

@@ -64,7 +64,7 @@ fn held(connected: &mut Connected, plan: Plan, args: &FailSafelyArgs) -> Result<
     approval::check_expiry(plan.expires_at, now)?;
     approval::check_alone_allowed(approvals, args.break_glass_alone)?;
     if !plan.target.same_server(target) {
-        ui::note(&format!(
+        ui::output::warn(&format!(
             "note: this plan was made {}; it is applied {}: the same cluster and database (after \
              a failover, the promoted standby)",
             crate::ui::target::describe(&plan.target),
