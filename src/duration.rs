@@ -87,4 +87,5 @@ pub fn ago(seconds: i64) -> String {
 }
 
 #[cfg(test)]
+#[path = "duration_tests.rs"]
 mod tests;

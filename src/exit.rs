@@ -395,4 +395,5 @@ pub fn rerun_when_up(rerun: impl fmt::Display) -> String {
 }
 
 #[cfg(test)]
+#[path = "exit_tests.rs"]
 mod tests;

@@ -85,4 +85,5 @@ fn in_words(items: &[String]) -> String {
 }
 
 #[cfg(test)]
+#[path = "formats_tests.rs"]
 mod tests;

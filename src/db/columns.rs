@@ -305,4 +305,5 @@ statuses_from_json!(
 );
 
 #[cfg(test)]
+#[path = "columns_tests.rs"]
 mod tests;

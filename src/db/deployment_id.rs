@@ -125,4 +125,5 @@ pub fn missing_table(err: DbError, schema: &Schema) -> anyhow::Error {
 }
 
 #[cfg(test)]
+#[path = "deployment_id_tests.rs"]
 mod tests;

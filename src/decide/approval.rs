@@ -265,4 +265,5 @@ pub fn check_alone_allowed(approvals: &Approvals, alone: bool) -> Result<()> {
 }
 
 #[cfg(test)]
+#[path = "approval_tests.rs"]
 mod tests;

@@ -89,4 +89,5 @@ pub fn batch_code(codes: impl IntoIterator<Item = ExitCode>) -> ExitCode {
 }
 
 #[cfg(test)]
+#[path = "batch_tests.rs"]
 mod tests;

@@ -155,4 +155,5 @@ pub fn check_locks(locks: &[HeldLock], set: &WriteSet) -> Result<(), String> {
 }
 
 #[cfg(test)]
+#[path = "guard_tests.rs"]
 mod tests;

@@ -206,4 +206,5 @@ pub fn key_lock(key: &str) -> (i32, i32) {
 }
 
 #[cfg(test)]
+#[path = "input_tests.rs"]
 mod tests;

@@ -24,4 +24,5 @@ pub fn decide_path(status: &DeploymentStatus, dispatched: bool) -> BreakGlassPat
 }
 
 #[cfg(test)]
+#[path = "path_tests.rs"]
 mod tests;

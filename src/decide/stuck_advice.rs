@@ -78,4 +78,5 @@ pub fn for_orphaned_lease(id: Uuid, status: &DeploymentStatus, dispatched: bool)
 }
 
 #[cfg(test)]
+#[path = "stuck_advice_tests.rs"]
 mod tests;

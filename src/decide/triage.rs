@@ -277,4 +277,5 @@ pub fn apply_limit(mut report: StuckReport, limit: Option<usize>) -> StuckReport
 }
 
 #[cfg(test)]
+#[path = "triage_tests.rs"]
 mod tests;

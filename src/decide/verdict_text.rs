@@ -122,4 +122,5 @@ fn nothing_to_do(status: &DeploymentStatus, dispatched: bool, id: uuid::Uuid) ->
 }
 
 #[cfg(test)]
+#[path = "verdict_text_tests.rs"]
 mod tests;

@@ -151,4 +151,5 @@ pub struct RateKept {
 }
 
 #[cfg(test)]
+#[path = "batch_tests.rs"]
 mod tests;

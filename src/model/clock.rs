@@ -133,4 +133,5 @@ impl ClockSkew {
 }
 
 #[cfg(test)]
+#[path = "clock_tests.rs"]
 mod tests;

@@ -143,4 +143,5 @@ pub fn shell_quote(word: &str) -> Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[path = "next_tests.rs"]
 mod tests;

@@ -224,4 +224,5 @@ status_enum! {
 }
 
 #[cfg(test)]
+#[path = "status_tests.rs"]
 mod tests;

@@ -113,4 +113,5 @@ pub fn code_point(c: char) -> String {
 }
 
 #[cfg(test)]
+#[path = "text_tests.rs"]
 mod tests;

@@ -70,4 +70,5 @@ fn digits(buf: &mut [u8], at: usize, mut value: u32, width: usize) {
 }
 
 #[cfg(test)]
+#[path = "timestamp_tests.rs"]
 mod tests;

@@ -192,4 +192,5 @@ fn collect_seq_scans(node: &Value, out: &mut Vec<String>) {
 }
 
 #[cfg(test)]
+#[path = "plans_tests.rs"]
 mod tests;

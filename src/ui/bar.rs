@@ -29,4 +29,5 @@ pub fn style(width: usize, after: &str, after_width: usize, widest: usize) -> Pr
 }
 
 #[cfg(test)]
+#[path = "bar_tests.rs"]
 mod tests;

@@ -89,4 +89,5 @@ pub fn report(err: &anyhow::Error, code: ExitCode, kind: ErrorKind, json: bool) 
 }
 
 #[cfg(test)]
+#[path = "failure_tests.rs"]
 mod tests;

@@ -250,4 +250,5 @@ pub fn last_success_in(previous: &str) -> Option<DateTime<Utc>> {
 }
 
 #[cfg(test)]
+#[path = "openmetrics_tests.rs"]
 mod tests;

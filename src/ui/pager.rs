@@ -138,4 +138,5 @@ impl Pager {
 }
 
 #[cfg(test)]
+#[path = "pager_tests.rs"]
 mod tests;

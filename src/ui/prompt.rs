@@ -93,4 +93,5 @@ pub fn confirm_count(n: usize, target: &WriteTarget) -> Result<()> {
 }
 
 #[cfg(test)]
+#[path = "prompt_tests.rs"]
 mod tests;

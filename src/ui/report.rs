@@ -124,4 +124,5 @@ pub fn warnings(out: &Output, warnings: &[crate::model::Warning]) -> Vec<Line> {
 }
 
 #[cfg(test)]
+#[path = "report_tests.rs"]
 mod tests;

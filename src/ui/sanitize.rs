@@ -66,4 +66,5 @@ pub fn terminal_safe(text: &str, colors: bool) -> Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[path = "sanitize_tests.rs"]
 mod tests;

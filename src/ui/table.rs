@@ -275,4 +275,5 @@ fn record_lines(fit: Fit, text: &str, room: usize) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[path = "table_tests.rs"]
 mod tests;

@@ -64,4 +64,5 @@ pub fn describe_with_identity(t: &WriteTarget) -> String {
 }
 
 #[cfg(test)]
+#[path = "target_tests.rs"]
 mod tests;

@@ -200,4 +200,5 @@ pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "text_tests.rs"]
 mod tests;

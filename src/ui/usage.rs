@@ -81,4 +81,5 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
 }
 
 #[cfg(test)]
+#[path = "usage_tests.rs"]
 mod tests;

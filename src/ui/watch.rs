@@ -159,4 +159,5 @@ pub fn document(out: &Output, value: &impl serde::Serialize, text: &str) -> anyh
 }
 
 #[cfg(test)]
+#[path = "watch_tests.rs"]
 mod tests;

@@ -124,4 +124,5 @@ pub fn zsh_describe(value: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "quote_tests.rs"]
 mod tests;

@@ -323,4 +323,5 @@ impl EnvCompleter for Elvish {
 }
 
 #[cfg(test)]
+#[path = "shells_tests.rs"]
 mod tests;

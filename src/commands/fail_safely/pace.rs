@@ -83,4 +83,5 @@ impl Pace {
 }
 
 #[cfg(test)]
+#[path = "pace_tests.rs"]
 mod tests;

@@ -162,4 +162,5 @@ fn parse(file: &Path, bytes: &[u8]) -> Result<Plan> {
 }
 
 #[cfg(test)]
+#[path = "plan_file_tests.rs"]
 mod tests;

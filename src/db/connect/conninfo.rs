@@ -382,4 +382,5 @@ pub fn primary_from_conninfo(conninfo: &str) -> Option<String> {
 }
 
 #[cfg(test)]
+#[path = "conninfo_tests.rs"]
 mod tests;

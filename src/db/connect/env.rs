@@ -81,4 +81,5 @@ pub fn os_user() -> String {
 }
 
 #[cfg(test)]
+#[path = "env_tests.rs"]
 mod tests;

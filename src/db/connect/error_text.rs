@@ -264,4 +264,5 @@ fn percent_encode(text: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "error_text_tests.rs"]
 mod tests;

@@ -103,4 +103,5 @@ impl Settings {
 }
 
 #[cfg(test)]
+#[path = "open_tests.rs"]
 mod tests;

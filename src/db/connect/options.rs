@@ -120,4 +120,5 @@ impl Options {
 }
 
 #[cfg(test)]
+#[path = "options_tests.rs"]
 mod tests;

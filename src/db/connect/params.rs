@@ -326,4 +326,5 @@ fn connect_timeout(flag: Option<Duration>, options: &Options) -> Result<Duration
 }
 
 #[cfg(test)]
+#[path = "params_tests.rs"]
 mod tests;

@@ -131,4 +131,5 @@ fn unescape_password(field: &str) -> String {
 }
 
 #[cfg(test)]
+#[path = "pgpass_tests.rs"]
 mod tests;

@@ -258,4 +258,5 @@ impl ServerCertVerifier for LibpqVerifier {
 }
 
 #[cfg(test)]
+#[path = "verify_tests.rs"]
 mod tests;

@@ -131,4 +131,5 @@ pub(super) fn indexes(facts: &Facts, schema: &Schema, checks: &mut Checks) -> Re
 }
 
 #[cfg(test)]
+#[path = "indexes_tests.rs"]
 mod tests;

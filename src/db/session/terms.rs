@@ -179,4 +179,5 @@ pub fn origin(setting: &Setting) -> String {
 }
 
 #[cfg(test)]
+#[path = "terms_tests.rs"]
 mod tests;

@@ -135,4 +135,5 @@ fn json_text(value: &(dyn ToSql + Sync), ty: &Type) -> Option<String> {
 }
 
 #[cfg(test)]
+#[path = "trace_tests.rs"]
 mod tests;

@@ -156,4 +156,5 @@ pub fn replay(
 }
 
 #[cfg(test)]
+#[path = "replay_tests.rs"]
 mod tests;

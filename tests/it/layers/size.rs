@@ -16,13 +16,10 @@ const EXEMPT: &[(&str, &str)] = &[(
      fixtures, not the tool",
 )];
 
-/// A file that holds only tests (a module's `tests.rs`, or a file of its
-/// `tests/` folder; see `unit_tests`): its functions are not held to the
-/// function limit.
+/// A file that holds only tests (`tests.rs` or a sibling `*_tests.rs`; see
+/// `unit_tests`): its functions are not held to the function limit.
 fn test_only(relative: &Path) -> bool {
-    relative
-        .components()
-        .any(|c| c.as_os_str() == "tests" || c.as_os_str() == "tests.rs")
+    super::unit_tests::is_test_file(relative)
 }
 
 /// The byte ranges of `#[cfg(test)] mod … { … }` bodies.

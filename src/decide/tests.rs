@@ -2,11 +2,17 @@
 //! the fixtures here, the path and its words in `verdict`, one test per
 //! finding in `findings`.
 
+#[path = "blind_tests.rs"]
 mod blind;
+#[path = "edges_tests.rs"]
 mod edges;
+#[path = "findings_tests.rs"]
 mod findings;
+#[path = "stuck_tests.rs"]
 mod stuck;
+#[path = "unknown_tests.rs"]
 mod unknown;
+#[path = "verdict_tests.rs"]
 mod verdict;
 
 pub use chrono::{Duration as Age, TimeZone, Utc};
