@@ -53,33 +53,55 @@ fn assess_in(
     })
 }
 
-/// The table and the ticket show the last `--events` events; the JSON
-/// document carries the whole trail, streamed into it as it arrives in
-/// the same snapshot (the deployment is read with its last event, all the
-/// verdict needs).
+/// The table and the ticket show the last `--events` events, rendered
+/// once the snapshot has ended (a pager may stay open as long as the
+/// operator reads); the JSON document carries the whole trail, streamed
+/// into it as it arrives in the same snapshot (the deployment is read with
+/// its last event, all the verdict needs).
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     let (schema, policy) = (ctx.schema(), args.staleness.policy());
-    let streamed = ctx.output.json();
-    let shown = if streamed { 1 } else { args.events };
-    ctx.connect_for_reading()?.read(|tx| {
-        let a = assess_in(tx, schema, &args.deployment, Some(shown), &policy)?;
-        let at = a.snapshot.snapshot.at;
-        let stale = |node: &_| policy.is_stale(node, at);
-        let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
-        document.region = ctx.region();
-        let mut trail = match streamed {
-            true => Some(db::snapshot::events(tx, schema, a.snapshot.deployment.id)?),
-            false => None,
-        };
-        if let Some(events) = trail.as_mut() {
-            document.events = Events::Stream(RefCell::new(events));
-        }
-        let (snapshot, policy) = (&a.snapshot, &policy);
-        ctx.emit(&Diagnosis {
-            document,
-            snapshot,
-            policy,
+    let mut session = ctx.connect_for_reading()?;
+    if ctx.output.json() {
+        session.read(|tx| {
+            let a = assess_in(tx, schema, &args.deployment, Some(1), &policy)?;
+            let mut document = document(ctx, &a, &policy);
+            let mut trail = db::snapshot::events(tx, schema, a.snapshot.deployment.id)?;
+            document.events = Events::Stream(RefCell::new(&mut trail));
+            emit(ctx, document, &a, &policy)
         })?;
-        Ok(ExitCode::Done)
+    } else {
+        let a = assess(
+            &mut session,
+            schema,
+            &args.deployment,
+            Some(args.events),
+            &policy,
+        )?;
+        emit(ctx, document(ctx, &a, &policy), &a, &policy)?;
+    }
+    Ok(ExitCode::Done)
+}
+
+/// The JSON document of an assessment, each node judged stale or not at
+/// the snapshot's time.
+fn document<'a>(ctx: &Context, a: &'a Assessed, policy: &'a Policy) -> DiagnoseReport<'a> {
+    let at = a.snapshot.snapshot.at;
+    let stale = |node: &_| policy.is_stale(node, at);
+    let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
+    document.region = ctx.region();
+    document
+}
+
+/// The diagnosis in the format asked for.
+fn emit<'a>(
+    ctx: &Context,
+    document: DiagnoseReport<'a>,
+    a: &'a Assessed,
+    policy: &'a Policy,
+) -> Result<()> {
+    ctx.emit(&Diagnosis {
+        document,
+        snapshot: &a.snapshot,
+        policy,
     })
 }

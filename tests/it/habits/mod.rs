@@ -5,6 +5,7 @@
 mod completion;
 mod help;
 mod hostile_names;
+mod paged;
 mod piped;
 mod show_sql;
 
