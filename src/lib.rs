@@ -3,11 +3,14 @@
 //! The layers, top to bottom; each imports only from the layers below it
 //! (`tests/it/layers.rs` fails when one does not):
 //!
-//! - [`commands`]: one thin module per command: parse →
-//!   [`commands::Context`] → db / decide → ui.
+//! - [`commands`]: one thin module per command: parse → its op → emit the
+//!   report; no command uses another's module.
 //! - [`testing`] (hidden): what only the tests and the benchmark use.
-//! - [`sandbox`] (the throwaway cluster, scenarios, the simulated control
-//!   plane) and [`docs`] (man pages and completions from the clap definition).
+//! - [`ops`] (what each command does: a function from the parsed
+//!   arguments to the report, through db and decide, and the shared
+//!   [`ops::Context`]), [`sandbox`] (the throwaway cluster, scenarios, the
+//!   simulated control plane) and [`docs`] (man pages and completions from
+//!   the clap definition).
 //! - [`cli`]: the clap definition.
 //! - [`ui`]: tables, JSON, the prompt, progress, colours.
 //! - [`db`]: connecting (libpq's rules, TLS), the SQL registry, the read
@@ -29,6 +32,7 @@ pub mod duration;
 pub mod exit;
 pub mod interrupt;
 pub mod model;
+pub mod ops;
 pub mod sandbox;
 #[doc(hidden)]
 pub mod testing;

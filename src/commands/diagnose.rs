@@ -1,107 +1,21 @@
 //! `diagnose <deployment>`: every runbook query in one read-only snapshot,
-//! and a verdict.
-
-use std::cell::RefCell;
+//! and a verdict (`ops::diagnose`).
 
 use anyhow::Result;
 
-use super::Context;
 use crate::cli::DiagnoseArgs;
-use crate::db;
-use crate::db::session::Session;
-use crate::db::sql::Conn;
-use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
-use crate::model::DeploymentSnapshot;
-use crate::model::diagnose::{DiagnoseReport, Events};
-use crate::ui;
-use crate::ui::diagnose::Diagnosis;
+use crate::ops::{Context, diagnose};
 
-/// One consistent read of a deployment and the verdict on it.
-pub struct Assessed {
-    pub snapshot: DeploymentSnapshot,
-    pub verdict: Verdict,
-    pub fingerprint: String,
-}
-
-/// Reads `deployment` (id or prefix) inside one REPEATABLE READ READ ONLY
-/// transaction and assesses it.
-pub fn assess(
-    session: &mut Session,
-    schema: &db::sql::Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-    policy: &Policy,
-) -> Result<Assessed> {
-    session.read(|tx| assess_in(tx, schema, deployment, events_limit, policy))
-}
-
-/// [`assess`] inside a transaction already open.
-fn assess_in(
-    tx: &mut impl Conn,
-    schema: &db::sql::Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-    policy: &Policy,
-) -> Result<Assessed> {
-    let snapshot = db::snapshot::read_in(tx, schema, deployment, events_limit)?;
-    ui::warn_row_security(&snapshot.snapshot.row_security, "this diagnosis");
-    Ok(Assessed {
-        verdict: decide::assess(&snapshot, policy),
-        fingerprint: decide::fingerprint(&snapshot),
-        snapshot,
-    })
-}
-
-/// The table and the ticket show the last `--events` events, rendered
-/// once the snapshot has ended (a pager may stay open as long as the
-/// operator reads); the JSON document carries the whole trail, streamed
-/// into it as it arrives in the same snapshot (the deployment is read with
-/// its last event, all the verdict needs).
+/// The table and the ticket are rendered once the snapshot has ended (a
+/// pager may stay open as long as the operator reads); the JSON document
+/// carries the whole trail, streamed into it from inside the snapshot.
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
-    let (schema, policy) = (ctx.schema(), args.staleness.policy());
-    let mut session = ctx.connect_for_reading()?;
     if ctx.output.json() {
-        session.read(|tx| {
-            let a = assess_in(tx, schema, &args.deployment, Some(1), &policy)?;
-            let mut document = document(ctx, &a, &policy);
-            let mut trail = db::snapshot::events(tx, schema, a.snapshot.deployment.id)?;
-            document.events = Events::Stream(RefCell::new(&mut trail));
-            emit(ctx, document, &a, &policy)
-        })?;
+        diagnose::stream(ctx, args, |report| ctx.emit(report))?;
     } else {
-        let a = assess(
-            &mut session,
-            schema,
-            &args.deployment,
-            Some(args.events),
-            &policy,
-        )?;
-        emit(ctx, document(ctx, &a, &policy), &a, &policy)?;
+        let diagnosed = diagnose::read(ctx, args)?;
+        ctx.emit(&diagnosed.report())?;
     }
     Ok(ExitCode::Done)
-}
-
-/// The JSON document of an assessment, each node judged stale or not at
-/// the snapshot's time.
-fn document<'a>(ctx: &Context, a: &'a Assessed, policy: &'a Policy) -> DiagnoseReport<'a> {
-    let at = a.snapshot.snapshot.at;
-    let stale = |node: &_| policy.is_stale(node, at);
-    let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
-    document.region = ctx.region();
-    document
-}
-
-/// The diagnosis in the format asked for.
-fn emit<'a>(
-    ctx: &Context,
-    document: DiagnoseReport<'a>,
-    a: &'a Assessed,
-    policy: &'a Policy,
-) -> Result<()> {
-    ctx.emit(&Diagnosis {
-        document,
-        snapshot: &a.snapshot,
-        policy,
-    })
 }

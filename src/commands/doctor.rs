@@ -1,24 +1,15 @@
 //! `doctor`: the connection, the server and the schema this tool expects,
-//! one line per check; any failed check exits 4.
+//! one line per check (`ops::doctor`); any failed check exits 4.
 
 use anyhow::Result;
 
-use super::Context;
 use crate::cli::DoctorArgs;
-use crate::db::doctor;
 use crate::exit::ExitCode;
+use crate::ops::{Context, doctor};
 use crate::ui;
 
 pub fn run(ctx: &Context, args: &DoctorArgs) -> Result<ExitCode> {
-    let settings = ctx.settings()?;
-    let report = doctor::run(
-        &settings,
-        &doctor::Expect {
-            schema: ctx.schema().clone(),
-            role: args.role.clone(),
-            allowed_triggers: args.guard.allowed(),
-        },
-    );
+    let report = doctor::check(ctx, args)?;
     ctx.emit(&report)?;
     let failed = report.failed();
     if failed > 0 {

@@ -12,7 +12,7 @@ use crate::cli::complete::shells;
 use crate::cli::GenerateArgs;
 use crate::exit::ExitCode;
 
-pub fn run(_ctx: &super::Context, args: &GenerateArgs) -> Result<ExitCode> {
+pub fn run(_ctx: &crate::ops::Context, args: &GenerateArgs) -> Result<ExitCode> {
     write_all(&args.out_dir)?;
     Ok(ExitCode::Done)
 }

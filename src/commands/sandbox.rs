@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
-use super::Context;
 use crate::cli::SandboxArgs;
 use crate::exit::ExitCode;
+use crate::ops::Context;
 
 pub fn run(ctx: &Context, args: &SandboxArgs) -> Result<ExitCode> {
     crate::sandbox::run(&ctx.output, args)

@@ -8,8 +8,8 @@ use anyhow::Result;
 use chrono::Utc;
 use serde::Serialize;
 
-use super::Context;
 use crate::exit::{self, ExitCode};
+use crate::ops::Context;
 use crate::ui::{self, watch::Screen};
 
 /// Shorter than this only hammers the database.

@@ -104,7 +104,7 @@ pub struct Plan {
 }
 
 /// The file as written: the plan with its format version first. It is
-/// read by `commands::fail_safely::plan_file`, which takes
+/// read by `ops::fail_safely::plan_file`, which takes
 /// `schema_version` out first and then the plan, every field known
 /// (README, "When things go wrong": the plan file's limits).
 #[derive(Debug, Serialize)]

@@ -1,11 +1,11 @@
 //! `diagnose`: the whole runbook in one read-only snapshot, with a verdict.
 
 use postgres::error::SqlState;
-use pushleft_controller::commands::diagnose;
 use pushleft_controller::db::session::{self, Session};
 use pushleft_controller::db::sql::Conn;
 use pushleft_controller::db::sql::Schema;
 use pushleft_controller::decide::Policy;
+use pushleft_controller::ops::assess;
 use uuid::Uuid;
 
 use crate::support::{TestDb, scenario};
@@ -289,7 +289,7 @@ fn the_snapshot_is_one_read_only_statement() {
     assert_eq!(fast["snapshot"]["read_only"], true);
     let mut client = Session::from(db.client());
     let read = |client: &mut Session| {
-        diagnose::assess(
+        assess::assess(
             client,
             &Schema::public(),
             &scenario(1),

@@ -15,10 +15,13 @@ mod size;
 mod unit_tests;
 
 /// Top-level modules of the crate and their layer: a module may use a
-/// module of a lower layer, never one of its own layer or above.
+/// module of a lower layer, never one of its own layer or above. `ops`
+/// (what each command does) sits with `sandbox` and `docs`, the other
+/// work the commands call, above everything it uses.
 const LAYERS: &[(&str, u8)] = &[
     ("commands", 8),
     ("testing", 7),
+    ("ops", 6),
     ("sandbox", 6),
     ("docs", 6),
     ("cli", 5),

@@ -14,13 +14,13 @@ use anyhow::Result;
 use super::pace::Pace;
 use super::request::{connect_for, execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
-use crate::commands::Context;
 use crate::db::transition::Request;
-use crate::decide::batch::{BatchResult, batch_code, ids_in};
+use crate::decide::batch::{BatchResult, batch_code};
 use crate::exit::{self, ExitCode};
 use crate::model::batch::{BatchItem, BatchReport, BatchSummary, RateKept};
 use crate::model::next::{NextCommand, Subcommand};
 use crate::model::target::WriteTarget;
+use crate::ops::{Context, batch_file};
 use crate::ui;
 
 /// The item for one run of the transition.
@@ -107,7 +107,10 @@ pub(super) fn run_each(
     items
 }
 
-pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode> {
+/// The batch of `--from`: planned (`--dry-run`), applied unattended
+/// (`--yes`), or planned, confirmed once and applied; its report, once
+/// every transaction ended.
+pub fn fail_all(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<BatchReport> {
     if ctx.output.markdown() {
         return Err(exit::usage(
             "--output markdown is for one deployment; a batch reports as table or json",
@@ -133,7 +136,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<ExitCode
         rate: pace.kept(),
         next_command: next_command(args, from, &items),
     };
-    finish(ctx, items, done)
+    Ok(finish(items, done))
 }
 
 /// What the confirmation shows the operator: on a terminal, and where.
@@ -155,7 +158,7 @@ pub(super) struct Done {
 /// The batch's requests, every id and the whole request checked before
 /// anything is connected to.
 pub(super) fn requests(ctx: &Context, args: &FailSafelyArgs, from: &Path) -> Result<Vec<Request>> {
-    let ids = ids_in(&crate::commands::batch_file::read(from)?)?;
+    let ids = batch_file::ids(from)?;
     if ids.is_empty() {
         return Err(exit::usage(format!(
             "the batch {} names no deployment",
@@ -202,7 +205,9 @@ fn unattended(
 }
 
 /// Plan every deployment (dry runs), show the plan, ask once, then apply
-/// each with its plan's path and fingerprint required.
+/// each with its plan's path and fingerprint required. Each dry run's
+/// transaction is rolled back before the next starts: the prompt holds no
+/// lock and no transaction.
 fn confirm_and_apply(
     ctx: &Context,
     client: &mut Session,
@@ -294,10 +299,12 @@ pub(super) fn wait_for_written(items: &[BatchItem]) -> Option<NextCommand> {
     })
 }
 
-pub(super) fn finish(ctx: &Context, items: Vec<BatchItem>, done: Done) -> Result<ExitCode> {
+/// The batch's report: every item, the counts, and the exit code (the
+/// most serious among the deployments, or Ctrl-C's).
+pub(super) fn finish(items: Vec<BatchItem>, done: Done) -> BatchReport {
     let interrupted = crate::interrupt::interrupted().then(crate::exit::signal_code);
     let code = batch_code(items.iter().map(|i| i.exit_code).chain(interrupted));
-    let report = BatchReport {
+    BatchReport {
         dry_run: done.dry_run,
         target: done.target,
         plan_id: done.plan_id,
@@ -306,7 +313,5 @@ pub(super) fn finish(ctx: &Context, items: Vec<BatchItem>, done: Done) -> Result
         next_command: done.next_command,
         outcomes: items,
         exit_code: code,
-    };
-    ctx.emit(&report)?;
-    Ok(code)
+    }
 }

@@ -7,16 +7,41 @@ use anyhow::Result;
 
 use super::lost_track;
 use crate::cli::WaitArgs;
-use crate::commands::{Context, diagnose};
 use crate::db::session::Session;
 use crate::decide::{self, Progress};
 use crate::exit::{self, ErrorKind, ExitCode};
 use crate::model::wait::WaitReport;
+use crate::ops::{Context, assess};
 use crate::ui::{self, wait::Watch};
 
-/// One deployment: a progress bar while it waits, the verified line (or
-/// the timeout) at the end.
-pub fn run(ctx: &Context, args: &WaitArgs, deployment: &str) -> Result<ExitCode> {
+/// How one deployment's wait ended: its last progress, how long it took,
+/// and on a timeout the failure the process ends with (its JSON is in the
+/// report: one document on stdout).
+pub struct Followed {
+    pub progress: Progress,
+    pub elapsed: Duration,
+    pub timed_out: Option<anyhow::Error>,
+}
+
+impl Followed {
+    /// The `wait` report.
+    pub fn report(&self) -> WaitReport<'_> {
+        WaitReport {
+            progress: &self.progress,
+            timed_out: self.timed_out.is_some(),
+            elapsed_seconds: self.elapsed.as_secs(),
+            error: self
+                .timed_out
+                .as_ref()
+                .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+/// One deployment: a progress bar while it waits, until verified or
+/// `--timeout`.
+pub fn one(ctx: &Context, args: &WaitArgs, deployment: &str) -> Result<Followed> {
     if let Some(region) = ctx.region() {
         ctx.output
             .note(&format!("region {region} (connection service)"));
@@ -24,23 +49,13 @@ pub fn run(ctx: &Context, args: &WaitArgs, deployment: &str) -> Result<ExitCode>
     let mut session = ctx.connect(Duration::from_secs(5))?;
     let started = Instant::now();
     let (progress, timed_out) = follow(ctx, &mut session, args, deployment, started)?;
-    let failure =
+    let timed_out =
         timed_out.then(|| exit::wait_timed_out(ui::wait::timed_out_text(&progress, args.timeout)));
-    let elapsed = started.elapsed();
-    ctx.emit(&WaitReport {
-        progress: &progress,
+    Ok(Followed {
+        progress,
+        elapsed: started.elapsed(),
         timed_out,
-        elapsed_seconds: elapsed.as_secs(),
-        error: failure
-            .as_ref()
-            .map(|err| ui::failure::body(err, ExitCode::WaitTimedOut, ErrorKind::TimedOut)),
-        elapsed,
-    })?;
-    match failure {
-        // Its JSON is the document above: one document on stdout.
-        Some(err) => Err(exit::reported(err)),
-        None => Ok(ExitCode::Done),
-    }
+    })
 }
 
 /// Looks again every `--interval` until verified or `--timeout`: the last
@@ -56,7 +71,7 @@ fn follow(
     let mut watch = Watch::start(std::io::stderr().is_terminal(), ctx.output.width);
     let mut deployment = deployment.to_string();
     let result = loop {
-        let d = diagnose::assess(session, ctx.schema(), &deployment, Some(1), &policy).map_err(
+        let d = assess::assess(session, ctx.schema(), &deployment, Some(1), &policy).map_err(
             |err| {
                 // The error goes to stderr next: no half-drawn bar above it.
                 watch.finish();

@@ -10,18 +10,23 @@ use std::path::Path;
 use anyhow::{Context as _, Result};
 use chrono::{DateTime, Utc};
 
+use super::Finished;
 use super::batch::{self, Done, run_each};
 use super::pace::Pace;
 use super::request::{Connected, connect, execute, me};
 use crate::cli::FailSafelyArgs;
-use crate::commands::Context;
 use crate::db::transition::Request;
-use crate::exit::{self, ExitCode};
-use crate::model::batch::{BatchItem, BatchResult};
+use crate::exit;
+use crate::model::batch::{BatchItem, BatchReport, BatchResult};
 use crate::model::plan::{LeftOut, PLAN_VERSION, Plan, PlanFile, PlannedDeployment, PlannedEvent};
 use crate::model::target::WriteTarget;
+use crate::ops::Context;
 
-pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode> {
+/// The plan of the positional deployment or the batch, recorded by the
+/// server where the database records plans, written to `out`; or, when a
+/// deployment of the batch was refused (without --keep-going), no plan
+/// and the batch's report.
+pub fn write_plan(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<Finished> {
     let requests = dry_runs(ctx, args)?;
     let Some(first) = requests.first() else {
         return Err(exit::usage("give a deployment id, or --from FILE"));
@@ -40,19 +45,18 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<ExitCode>
         run_each(&mut client, &requests, true, true, None, &mut Pace::none())
     };
     if items.iter().any(|i| i.outcome.is_none()) && !args.keep_going {
-        return refused(ctx, items, target);
+        return Ok(Finished::Batch(refused(items, target)));
     }
     let mut plan = plan_of(ctx, args, out, first, target, now, items)?;
     if approvals.installed {
         record(&mut client, &mut plan, &first.audit.os_user, args)?;
     }
     write(out, &plan)?;
-    ctx.emit(&plan)?;
-    Ok(ExitCode::Done)
+    Ok(Finished::Plan(plan))
 }
 
 /// A deployment of the batch was refused: no plan, the batch's report.
-fn refused(ctx: &Context, items: Vec<BatchItem>, target: WriteTarget) -> Result<ExitCode> {
+fn refused(items: Vec<BatchItem>, target: WriteTarget) -> BatchReport {
     crate::ui::note(
         "no plan was written: a deployment of the batch was refused (below). Leave it out, or \
          give --keep-going to plan the others",
@@ -64,7 +68,7 @@ fn refused(ctx: &Context, items: Vec<BatchItem>, target: WriteTarget) -> Result<
         rate: None,
         next_command: None,
     };
-    batch::finish(ctx, items, done)
+    batch::finish(items, done)
 }
 
 /// The requests, as dry runs: the positional deployment, or the batch's.

@@ -7,11 +7,10 @@ use anyhow::Result;
 
 use super::request::{connect_for, execute, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
-use crate::commands::Context;
 use crate::db::transition::{Outcome, Request};
-use crate::exit::ExitCode;
 use crate::model::next::{NextCommand, Subcommand};
 use crate::model::target::WriteTarget;
+use crate::ops::{Context, assess};
 use crate::ui;
 
 /// What the transition leaves for the command to say: a dry run wrote
@@ -44,7 +43,7 @@ fn complete(
         outcome.next_command = command;
     }
     if outcome.replayed {
-        let now = crate::commands::diagnose::assess(
+        let now = assess::assess(
             client,
             &request.schema,
             &outcome.deployment_id.to_string(),
@@ -58,8 +57,8 @@ fn complete(
     Ok(outcome)
 }
 
-/// The positional deployment's run.
-pub fn run(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<ExitCode> {
+/// The positional deployment: its outcome, once every transaction ended.
+pub fn fail_one(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<Outcome> {
     let mut request = args.request(&ctx.global, deployment)?;
     refuse_without_terminal(args)?;
     let (mut client, target) = connect_for(ctx, args, std::slice::from_mut(&mut request))?;
@@ -70,12 +69,13 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, deployment: &str) -> Result<Exi
     };
     let mut outcome = complete(&mut client, &request, args, outcome)?;
     outcome.target = Some(target);
-    ctx.emit(&outcome)?;
-    Ok(ExitCode::Done)
+    Ok(outcome)
 }
 
 /// Plans under the locks (rolled back), shows the plan, asks, then applies
-/// with the plan's path and fingerprint required.
+/// with the plan's path and fingerprint required. The plan's transaction
+/// has ended before it is shown: the prompt holds no lock and no
+/// transaction, however long the operator takes.
 fn confirm_and_apply(
     ctx: &Context,
     client: &mut Session,

@@ -6,10 +6,17 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 
+use crate::decide::batch::ids_in;
 use crate::exit;
 
+/// The ids `from` names, in order, each once (`decide::batch::ids_in`); a
+/// file that cannot be read is bad input (exit 2).
+pub fn ids(from: &Path) -> Result<Vec<String>> {
+    ids_in(&read(from)?)
+}
+
 /// The text of `from`; a file that cannot be read is bad input (exit 2).
-pub fn read(from: &Path) -> Result<String> {
+fn read(from: &Path) -> Result<String> {
     let mut text = String::new();
     if from == Path::new("-") {
         std::io::stdin()

@@ -9,15 +9,24 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::cli::WaitArgs;
-use crate::commands::{Context, batch_file, diagnose};
 use crate::db::session::Session;
-use crate::decide::batch::{batch_code, ids_in};
+use crate::decide::batch::batch_code;
 use crate::decide::{self, Policy};
 use crate::exit::{self, ExitCode};
 use crate::model::wait::{WaitAll, WaitItem, WaitResult};
+use crate::ops::{Context, assess, batch_file};
 use crate::ui;
 
-pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
+/// What several deployments' wait found: the report, and the exit code
+/// (the most serious among them).
+pub struct AllFollowed {
+    pub report: WaitAll,
+    pub code: ExitCode,
+}
+
+/// Several deployments (`wait A B C`, `wait --from FILE`), followed
+/// together until all are done or `--timeout`.
+pub fn all(ctx: &Context, args: &WaitArgs) -> Result<AllFollowed> {
     let ids = deployments(args)?;
     if let Some(region) = ctx.region() {
         ctx.output
@@ -26,7 +35,7 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     let mut session = ctx.connect(Duration::from_secs(5))?;
     let items = follow_all(ctx, &mut session, args, &ids);
     let code = batch_code(items.iter().map(|item| item.exit_code));
-    ctx.emit(&WaitAll {
+    let report = WaitAll {
         verified: items
             .iter()
             .filter(|i| i.result == WaitResult::Verified)
@@ -34,14 +43,14 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
         total: items.len(),
         exit_code: code.as_i32(),
         deployments: items,
-    })?;
-    Ok(code)
+    };
+    Ok(AllFollowed { report, code })
 }
 
 /// The ids given, or those of `--from`, each checked before connecting.
 fn deployments(args: &WaitArgs) -> Result<Vec<String>> {
     let ids = match &args.from {
-        Some(from) => ids_in(&batch_file::read(from)?)?,
+        Some(from) => batch_file::ids(from)?,
         None => args.deployments.clone(),
     };
     if ids.is_empty() {
@@ -132,7 +141,7 @@ impl Outstanding {
     /// waiting.
     fn look(&mut self, ctx: &Context, session: &mut Session, policy: &Policy, started: Instant) {
         let at = started.elapsed();
-        let d = match diagnose::assess(session, ctx.schema(), &self.id, Some(1), policy) {
+        let d = match assess::assess(session, ctx.schema(), &self.id, Some(1), policy) {
             Ok(d) => d,
             Err(err) => {
                 let code = exit::code_for(&err);

@@ -10,7 +10,6 @@ use anyhow::Result;
 use chrono::{DateTime, Utc};
 
 use crate::cli::FailSafelyArgs;
-use crate::commands::Context;
 use crate::db::approvals::Application;
 use crate::db::transition::Audit;
 use crate::db::transition::{self, Outcome, Request};
@@ -20,6 +19,7 @@ use crate::exit::{self, ExitCode};
 use crate::model::approvals::Approvals;
 use crate::model::plan::{Approval, Person};
 use crate::model::target::WriteTarget;
+use crate::ops::Context;
 use crate::ui;
 
 /// A session for a write: where it lands, the server's now() and, on a

@@ -15,18 +15,21 @@ use super::batch::{Done, finish, run_each, wait_for_written};
 use super::pace::Pace;
 use super::request::{Connected, connect, execute, me, refuse_without_terminal};
 use crate::cli::FailSafelyArgs;
-use crate::commands::Context;
 use crate::db::approvals::Application;
 use crate::db::session::Session;
 use crate::db::transition::Request;
 use crate::decide::approval;
-use crate::exit::{self, ExitCode};
+use crate::exit;
 use crate::model::approvals::Approvals;
+use crate::model::batch::{BatchItem, BatchReport};
 use crate::model::plan::Plan;
 use crate::model::target::WriteTarget;
+use crate::ops::Context;
 use crate::ui;
 
-pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode> {
+/// The plan in `file`, checked against this database and applied (see
+/// above); the batch's report, once every transaction ended.
+pub fn apply(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<BatchReport> {
     let plan = read(ctx, file, args.max)?;
     let terminal = refuse_without_terminal(args)?;
     let mut connected = connect(ctx, args.lock_timeout)?;
@@ -51,7 +54,7 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<ExitCode
         rate: pace.kept(),
         next_command: wait_for_written(&items),
     };
-    finish(ctx, items, done)
+    Ok(finish(items, done))
 }
 
 /// The plan to apply (the server's copy where the database records
@@ -83,7 +86,7 @@ fn apply_each(
     requests: &[Request],
     terminal: bool,
     pace: &mut Pace,
-) -> Vec<crate::model::batch::BatchItem> {
+) -> Vec<BatchItem> {
     let _deferred = crate::interrupt::deferred();
     let bar = ui::batch::progress(terminal, requests.len());
     let items = run_each(client, requests, false, false, bar.as_ref(), pace);
@@ -203,7 +206,8 @@ fn check_each(client: &mut Session, requests: &[Request]) -> Result<usize> {
 }
 
 /// Shows the plan with who asked and when, and asks for the id (one
-/// deployment) or the count.
+/// deployment) or the count; every check's transaction has been rolled
+/// back by then, so the prompt holds no lock and no transaction.
 fn confirm(ctx: &Context, plan: &Plan, target: &WriteTarget, to_write: usize) -> Result<()> {
     ui::note(&ui::plan::apply_text(&ctx.output, plan, target));
     match plan.deployments.as_slice() {

@@ -3,27 +3,21 @@
 //! them, its reservations are released), or `teardown_queued`/`destroyed`
 //! with every instance removed and its allocations released.
 //!
-//! It only reads (each look is one read-only snapshot, as `diagnose`), and
-//! it says early when progress is impossible: a teardown waiting for a dead
-//! node, or a network attachment that keeps reservations.
+//! It only reads (each look is one read-only snapshot, `ops::assess`),
+//! and it says early when progress is impossible: a teardown waiting for
+//! a dead node, or a network attachment that keeps reservations. One
+//! deployment (`one`) shows a progress bar; several (`many`) a line each
+//! as it is done. Both return the report, emitted by the command once the
+//! last look has ended.
 
 mod many;
 mod one;
 
-use anyhow::Result;
+pub use many::{AllFollowed, all};
+pub use one::{Followed, one};
 
-use super::Context;
-use crate::cli::WaitArgs;
-use crate::exit::{self, ExitCode, Lost};
+use crate::exit::{self, Lost};
 use crate::model::NextCommand;
-
-/// One deployment as before; several (or `--from`) together.
-pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
-    match (&args.from, args.deployments.as_slice()) {
-        (None, [one]) => one::run(ctx, args, one),
-        _ => many::run(ctx, args),
-    }
-}
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
 /// lost connection or anything unexpected says how to pick up again.
