@@ -1,13 +1,15 @@
 //! The architecture, held: each layer of `src/` imports only from the
 //! layers below it (README, "Development"), no module reaches itself
-//! through its imports (`circles`), files and functions stay short
-//! (`size`), unit tests keep one style (`unit_tests`), and no SQL is
-//! written in Rust outside the registry's `sql/` files.
+//! through its imports (`circles`), no command reaches into another
+//! (`apart`), files and functions stay short (`size`), unit tests keep
+//! one style (`unit_tests`), and no SQL is written in Rust outside the
+//! registry's `sql/` files.
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+mod apart;
 mod circles;
 mod code;
 mod shape;

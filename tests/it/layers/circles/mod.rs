@@ -10,14 +10,15 @@
 use std::fs;
 use std::path::PathBuf;
 
-mod graph;
+pub(super) mod graph;
 mod read;
 mod search;
 
 use graph::Graph;
 use search::circles;
 
-fn sources() -> Vec<(PathBuf, String)> {
+/// Every file of `src/`: (its path relative to `src/`, its text).
+pub(super) fn sources() -> Vec<(PathBuf, String)> {
     let mut files = Vec::new();
     super::rust_files(&super::src(), &mut files);
     files
