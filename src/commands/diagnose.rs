@@ -64,8 +64,8 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     ctx.connect_for_reading()?.read(|tx| {
         let a = assess_in(tx, schema, &args.deployment, Some(shown), &policy)?;
         let at = a.snapshot.snapshot.at;
-        let stale = |node: &_| policy.is_stale(node, at);
-        let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
+        let state = |node: &_| policy.node_state(node, at);
+        let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, state);
         document.region = ctx.region();
         let mut trail = match streamed {
             true => Some(db::snapshot::events(tx, schema, a.snapshot.deployment.id)?),
@@ -74,12 +74,7 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
         if let Some(events) = trail.as_mut() {
             document.events = Events::Stream(RefCell::new(events));
         }
-        let (snapshot, policy) = (&a.snapshot, &policy);
-        ctx.emit(&Diagnosis {
-            document,
-            snapshot,
-            policy,
-        })?;
+        ctx.emit(&Diagnosis { document })?;
         Ok(ExitCode::Done)
     })
 }

@@ -397,7 +397,7 @@ impl Report for StuckReport {
     }
 
     fn markdown(&self, out: &Output) -> Vec<Line> {
-        let mut lines = vec![Line::Out(super::markdown::stuck(self))];
+        let mut lines = vec![Line::Out(markdown::stuck(self))];
         lines.extend(blind::markdown(self).map(Line::Out));
         lines.extend(report::warnings(out, &self.warnings));
         lines
@@ -414,5 +414,6 @@ pub fn watch_text(report: &StuckReport, out: &Output) -> String {
 
 mod blind;
 mod hints;
+mod markdown;
 use hints::batch_hint;
 pub use hints::hint;
