@@ -9,7 +9,7 @@ use crate::model::fleet::FleetList;
 
 use super::Context;
 use super::regions::{self, Regional, Regions};
-use super::watch::{self, Watched};
+use super::watch;
 use crate::cli::FleetCommand;
 use crate::db::fleet::{self, FleetFilter};
 use crate::decide::regions::merge_fleet;
@@ -21,11 +21,9 @@ pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
     let (filter, stale_after) = (args.filter(), args.staleness.stale_after);
     let read = |session: &mut Session| list(ctx, session, &filter, stale_after);
     if let Some(interval) = args.watch.watch {
-        let watched = Watched {
-            read: &mut |session| read(session),
-            text: &|list| ui::fleet::watch_text(list, &ctx.output),
-        };
-        return watch::watch(ctx, interval, args.watch.count, watched);
+        return watch::watch(ctx, interval, args.watch.count, &mut |session| {
+            read(session)
+        });
     }
     let Regional { value, statuses } =
         Regions::requested(ctx, args.regions.all_services)?.read(ctx, &read, merge_fleet)?;

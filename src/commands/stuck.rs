@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::Context;
 use super::regions::{self, Regional, Regions};
-use super::watch::{self, Watched};
+use super::watch;
 use crate::cli::StuckArgs;
 use crate::db::fleet::{self, FleetFilter};
 use crate::db::stuck;
@@ -19,7 +19,7 @@ use crate::exit::ExitCode;
 use crate::model::fleet::FleetList;
 use crate::model::region::RegionStatus;
 use crate::model::stuck::{StuckReport, StuckScanInfo};
-use crate::ui::openmetrics::Scan;
+use crate::ui::openmetrics::{Metrics, Scan};
 use crate::ui::{self, OutputFormat};
 
 pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
@@ -50,11 +50,8 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
 /// `--watch`: the triaged scan, redrawn every `interval`.
 fn watching(ctx: &Context, args: &StuckArgs, interval: std::time::Duration) -> Result<ExitCode> {
     let triage = args.triage();
-    let watched = Watched {
-        read: &mut |session| Ok(triage::triage(scan(ctx, session, args)?, &triage)),
-        text: &|report| ui::stuck::watch_text(report, &ctx.output),
-    };
-    watch::watch(ctx, interval, args.watch.count, watched)
+    let read = &mut |session: &mut Session| Ok(triage::triage(scan(ctx, session, args)?, &triage));
+    watch::watch(ctx, interval, args.watch.count, read)
 }
 
 /// Regions were asked for and none answered: an empty report that says so.
@@ -116,21 +113,25 @@ fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
         .write
         .as_ref()
         .and_then(|path| std::fs::read_to_string(path).ok());
-    let text = match &result {
-        Ok((report, fleet)) => ui::openmetrics::render(&Scan::Done { report, fleet }, at, Some(at)),
-        Err(_) => ui::openmetrics::render(
-            &Scan::Failed {
+    let metrics = match &result {
+        Ok((report, fleet)) => Metrics {
+            scan: Scan::Done { report, fleet },
+            at,
+            last_success: Some(at),
+        },
+        Err(_) => Metrics {
+            scan: Scan::Failed {
                 previous: previous.as_deref(),
             },
             at,
-            previous
+            last_success: previous
                 .as_deref()
                 .and_then(ui::openmetrics::last_success_in),
-        ),
+        },
     };
     match &args.write {
-        Some(path) => ui::output::write_atomically(path, &text)?,
-        None => ui::print(&text)?,
+        Some(path) => ui::report::write_metrics(path, &metrics)?,
+        None => ctx.emit(&metrics)?,
     }
     let (report, _) = result?;
     Ok(if args.exit_code && report.actionable() {
