@@ -49,7 +49,8 @@ pub trait Report: Serialize {
     }
 
     /// The OpenMetrics text for monitoring, exactly as it is to be read
-    /// (never paged or wrapped); `None` for a report that has none.
+    /// (never paged or wrapped); `None` for a report that has none (asked
+    /// for all the same, that is an error, never another format).
     fn openmetrics(&self) -> Option<String> {
         None
     }
@@ -79,10 +80,7 @@ pub fn emit<R: Report>(out: &Output, report: &R) -> Result<()> {
         OutputFormat::Json => return print_json(report),
         OutputFormat::Markdown if has(OutputFormat::Markdown) => report.markdown(out),
         OutputFormat::Openmetrics if has(OutputFormat::Openmetrics) => {
-            if let Some(text) = report.openmetrics() {
-                return output::print(&text);
-            }
-            report.human(out)
+            return output::print(&metrics_of(report)?);
         }
         _ => report.human(out),
     };
@@ -138,10 +136,16 @@ pub fn frame<R: Report>(out: &Output, report: &R) -> Result<String> {
 /// `--write FILE`: the report's metrics replace `path` atomically (a
 /// reader sees the old file or the new one, never half of one).
 pub fn write_metrics<R: Report>(path: &Path, report: &R) -> Result<()> {
-    let text = report
+    write_atomically(path, &metrics_of(report)?)
+}
+
+/// The report's metrics; a report without any is a bug of the command
+/// that asked (`stuck`'s metrics are `openmetrics::Metrics`', with the
+/// fleet), said instead of printing something else.
+fn metrics_of<R: Report>(report: &R) -> Result<String> {
+    report
         .openmetrics()
-        .ok_or_else(|| anyhow!("this report has no metrics to write"))?;
-    write_atomically(path, &text)
+        .ok_or_else(|| anyhow!("this report has no metrics (OpenMetrics text) to print or write"))
 }
 
 /// The lines as one text, as a `--watch` screen shows them.

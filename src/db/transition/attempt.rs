@@ -2,7 +2,9 @@
 //! numbered here in the order they run, as in the README ("fail-safely,
 //! step by step"), and the files of `sql/fail_safely/` in the same order.
 //! The guard's reads live in `guard.rs`, the writes and the read-back in
-//! `write.rs`, the replay in `replay.rs`.
+//! `write.rs`, the replay in `replay.rs`; every judgement on what they read
+//! (may it write, what, did the database hold what was written) is asked
+//! of `decide::transition` and `decide::guard`, inside the transaction.
 
 use crate::db::session::{Pinned, Session, Terms, Timeouts};
 use anyhow::{Context, Result};
