@@ -70,8 +70,8 @@ pub trait Report: Serialize {
     }
 }
 
-/// Prints `report` as `out` says: JSON on stdout, or its lines, each to
-/// its stream. On a terminal, lines taller than the screen go through the
+/// Prints `report` as `out` says: JSON on stdout, its metrics as they
+/// are, or its lines, each to its stream. On a terminal, lines taller than the screen go through the
 /// pager (`pager`); printed whole instead, they end with the report's
 /// [`Report::recap`].
 pub fn emit<R: Report>(out: &Output, report: &R) -> Result<()> {
