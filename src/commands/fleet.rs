@@ -4,21 +4,18 @@
 
 use anyhow::Result;
 
-use super::watch::{self, Watched};
+use super::watch;
 use crate::cli::FleetCommand;
 use crate::exit::ExitCode;
 use crate::ops::regions::{self, Regional};
 use crate::ops::{Context, fleet};
-use crate::ui;
 
 pub fn run(ctx: &Context, command: &FleetCommand) -> Result<ExitCode> {
     let FleetCommand::List(args) = command;
     if let Some(interval) = args.watch.watch {
-        let watched = Watched {
-            read: &mut |session| fleet::list(ctx, session, args),
-            text: &|list| ui::fleet::watch_text(list, &ctx.output),
-        };
-        return watch::watch(ctx, interval, args.watch.count, watched);
+        return watch::watch(ctx, interval, args.watch.count, &mut |session| {
+            fleet::list(ctx, session, args)
+        });
     }
     let Regional { value, statuses } = fleet::list_all(ctx, args)?;
     if let Some(list) = value {

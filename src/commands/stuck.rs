@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::watch::{self, Watched};
+use super::watch;
 use crate::cli::StuckArgs;
 use crate::exit::ExitCode;
 use crate::ops::{Context, regions, stuck};
@@ -29,22 +29,20 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
 
 /// `--watch`: the triaged scan, redrawn every `interval`.
 fn watching(ctx: &Context, args: &StuckArgs, interval: std::time::Duration) -> Result<ExitCode> {
-    let watched = Watched {
-        read: &mut |session| stuck::scan_triaged(ctx, session, args),
-        text: &|report| ui::stuck::watch_text(report, &ctx.output),
-    };
-    watch::watch(ctx, interval, args.watch.count, watched)
+    let read = &mut |session: &mut crate::db::session::Session| stuck::scan_triaged(ctx, session, args);
+    watch::watch(ctx, interval, args.watch.count, read)
 }
 
 /// The metrics, to `--write`'s file (atomically) or stdout; then the
 /// scan's failure, if it failed.
 fn metrics(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
-    let metrics = stuck::metrics(ctx, args);
+    let measured = stuck::measure(ctx, args);
+    let metrics = measured.metrics();
     match &args.write {
-        Some(path) => ui::output::write_atomically(path, &metrics.text)?,
-        None => ui::print(&metrics.text)?,
+        Some(path) => ui::report::write_metrics(path, &metrics)?,
+        None => ctx.emit(&metrics)?,
     }
-    let report = metrics.scan?;
+    let (report, _) = measured.result?;
     Ok(if args.exit_code && report.actionable() {
         ExitCode::StuckFound
     } else {

@@ -1,32 +1,31 @@
-//! `--watch` for `stuck` and `fleet list`: read, show, sleep, again. A lost
-//! connection is shown and retried, not fatal; Ctrl-C ends it (exit 130).
+//! `--watch` for `stuck` and `fleet list`: read, show, sleep, again. Each
+//! refresh is the command's report, rendered as one frame through the one
+//! output path (`ui::report::frame`). A lost connection is shown and
+//! retried, not fatal; Ctrl-C ends it (exit 130).
 
 use std::time::Duration;
 
 use crate::db::session::Session;
 use anyhow::Result;
 use chrono::Utc;
-use serde::Serialize;
 
 use crate::exit::{self, ExitCode};
 use crate::ops::Context;
+use crate::ui::report::{self, Report};
 use crate::ui::{self, watch::Screen};
 
 /// Shorter than this only hammers the database.
 const MIN_INTERVAL: Duration = Duration::from_secs(1);
 
-/// How a watched command reads and shows one refresh.
-pub struct Watched<'a, T> {
-    pub read: &'a mut dyn FnMut(&mut Session) -> Result<T>,
-    pub text: &'a dyn Fn(&T) -> String,
-}
+/// How a watched command reads one refresh: its report.
+pub type Read<'a, T> = &'a mut dyn FnMut(&mut Session) -> Result<T>;
 
 /// Refreshes every `interval`, `count` times (forever without one).
-pub fn watch<T: Serialize>(
+pub fn watch<T: Report>(
     ctx: &Context,
     interval: Duration,
     count: Option<u64>,
-    watched: Watched<'_, T>,
+    read: Read<'_, T>,
 ) -> Result<ExitCode> {
     if interval < MIN_INTERVAL {
         return Err(exit::usage(format!(
@@ -47,21 +46,21 @@ pub fn watch<T: Serialize>(
         let mut failed = None;
         refresh += 1;
         let result = match client.as_mut() {
-            Some(c) => (watched.read)(c),
+            Some(c) => read(c),
             None => ctx.connect_for_reading().and_then(|mut c| {
-                let value = (watched.read)(&mut c);
+                let value = read(&mut c);
                 client = Some(c);
                 value
             }),
         };
         match result {
             Ok(value) => {
-                let text = (watched.text)(&value);
+                let text = report::frame(&ctx.output, &value)?;
                 last_read = Some(Utc::now());
                 if terminal {
                     screen.draw(&ctx.output, &text, last_read, None, &every)?;
                 } else {
-                    ui::watch::document(&ctx.output, &value, &text)?;
+                    ui::watch::document(&ctx.output, &text)?;
                 }
                 last_text = text;
             }

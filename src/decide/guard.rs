@@ -22,6 +22,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use uuid::Uuid;
+
+use crate::exit;
+
 /// Per relation (its oid): its name (`schema.name`) and the rows inserted,
 /// updated and deleted in this transaction.
 pub type Counters = BTreeMap<i64, (String, [i64; 3])>;
@@ -152,6 +156,27 @@ pub fn check_locks(locks: &[HeldLock], set: &WriteSet) -> Result<(), String> {
     } else {
         Err(violations.join("; "))
     }
+}
+
+/// Step 11's judgement: the counters and the locks after the writes must
+/// show nothing but the runbook's writes; otherwise the refusal, which
+/// rolls everything back.
+pub fn runbook_writes_only(
+    id: Uuid,
+    before: &Counters,
+    after: &Counters,
+    locks: &[HeldLock],
+    set: &WriteSet,
+) -> anyhow::Result<()> {
+    let Err(violations) = check_guard(before, after, set).and_then(|()| check_locks(locks, set))
+    else {
+        return Ok(());
+    };
+    Err(exit::refused(format!(
+        "guard: the transaction for deployment {id} changed more than the runbook allows: {violations}. \
+         Probably a trigger of this database; everything was rolled back and nothing was written. \
+         Find out what the trigger does before retrying (`pushleft-controller doctor` lists them)"
+    )))
 }
 
 #[cfg(test)]

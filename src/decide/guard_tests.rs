@@ -156,3 +156,33 @@ fn only_read_locks_outside_the_write_set() {
         assert!(err.contains(says), "{err}");
     }
 }
+
+#[test]
+fn the_guard_refuses_more_than_the_runbooks_writes_and_rolls_back() {
+    use crate::exit::{ExitCode, code_for};
+    let id = uuid::Uuid::from_u128(0xD1);
+    let before = counters(&[]);
+    let after = counters(&[
+        (DEPLOYMENTS, "public.deployments", [0, 1, 0]),
+        (EVENTS_P2, "public.deployment_events_p2", [1, 0, 0]),
+    ]);
+    let ours = [lock(
+        DEPLOYMENTS,
+        "public.deployments",
+        "r",
+        "RowExclusiveLock",
+    )];
+    assert!(runbook_writes_only(id, &before, &after, &ours, &set()).is_ok());
+    let mut jobs_touched = after.clone();
+    jobs_touched.insert(JOBS, ("public.jobs".into(), [0, 1, 0]));
+    let err = runbook_writes_only(id, &before, &jobs_touched, &ours, &set()).unwrap_err();
+    assert_eq!(code_for(&err), ExitCode::Refused);
+    assert!(
+        err.to_string()
+            .contains("changed more than the runbook allows: public.jobs"),
+        "{err}"
+    );
+    let truncated = [lock(JOBS, "public.jobs", "r", "AccessExclusiveLock")];
+    let err = runbook_writes_only(id, &before, &after, &truncated, &set()).unwrap_err();
+    assert!(err.to_string().contains("TRUNCATE"), "{err}");
+}

@@ -18,6 +18,7 @@ pub mod progress;
 pub mod regions;
 pub mod stuck;
 pub mod stuck_advice;
+pub mod transition;
 pub mod triage;
 pub mod triggers;
 pub mod unknown;

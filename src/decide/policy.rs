@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
+use crate::model::diagnose::NodeState;
 use crate::model::{Node, NodeStatus};
 
 /// The alert `deployment_stuck` fires after this long without an event
@@ -40,6 +41,15 @@ impl Policy {
     /// Nothing will run on the node: it is offline or its heartbeat is stale.
     pub fn is_dead(&self, node: &Node, now: DateTime<Utc>) -> bool {
         node.status == NodeStatus::Offline || self.is_stale(node, now)
+    }
+
+    /// Both, for a document that carries them to every renderer
+    /// (`model::diagnose`).
+    pub fn node_state(&self, node: &Node, now: DateTime<Utc>) -> NodeState {
+        NodeState {
+            stale: self.is_stale(node, now),
+            dead: self.is_dead(node, now),
+        }
     }
 }
 

@@ -1,10 +1,13 @@
 //! The `diagnose --output json` document (documented in the man page):
 //! the snapshot's rows, the verdict and the fingerprint, with the trail
-//! written as it is read.
+//! written as it is read. Every renderer (the table, the ticket's
+//! markdown, JSON) draws from it alone: what `decide` concluded (the
+//! verdict, each node's staleness) is carried in it, never judged again.
 
 use std::cell::RefCell;
 
 use serde::Serialize;
+use uuid::Uuid;
 
 use super::assessment::Verdict;
 use super::{
@@ -12,12 +15,25 @@ use super::{
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
 };
 
-/// A node row with its `stale` flag, for JSON.
+/// What `decide` concluded about a node at the read's instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeState {
+    /// Its heartbeat is older than the staleness threshold (or it never
+    /// had one).
+    pub stale: bool,
+    /// Nothing will run on it: offline or stale.
+    pub dead: bool,
+}
+
+/// A node row with what was concluded about it.
 #[derive(Debug, Serialize)]
 pub struct NodeView<'a> {
     #[serde(flatten)]
     pub node: &'a Node,
     pub stale: bool,
+    /// For the screen; JSON has `status` and `stale`, which it follows from.
+    #[serde(skip)]
+    pub dead: bool,
 }
 
 /// The trail in a document: the events read, or a stream of them written
@@ -79,11 +95,13 @@ pub struct DiagnoseReport<'a> {
 }
 
 impl<'a> DiagnoseReport<'a> {
+    /// The document of `s`, with the verdict on it and what `state` (the
+    /// staleness policy, in `decide`) concludes about each node.
     pub fn new(
         s: &'a DeploymentSnapshot,
         verdict: &'a Verdict,
         fingerprint: &'a str,
-        stale: impl Fn(&Node) -> bool,
+        state: impl Fn(&Node) -> NodeState,
     ) -> DiagnoseReport<'a> {
         DiagnoseReport {
             region: None,
@@ -104,11 +122,36 @@ impl<'a> DiagnoseReport<'a> {
             nodes: s
                 .nodes
                 .iter()
-                .map(|node| NodeView {
-                    node,
-                    stale: stale(node),
+                .map(|node| {
+                    let NodeState { stale, dead } = state(node);
+                    NodeView { node, stale, dead }
                 })
                 .collect(),
         }
+    }
+
+    /// The events read, oldest first (none when the trail is streamed into
+    /// JSON: only JSON streams it).
+    pub fn event_rows(&self) -> &'a [Event] {
+        match self.events {
+            Events::Rows(rows) => rows,
+            Events::Stream(_) => &[],
+        }
+    }
+
+    /// The last event read (see [`Self::event_rows`]).
+    pub fn last_event(&self) -> Option<&'a Event> {
+        self.event_rows().last()
+    }
+
+    pub fn node(&self, id: Uuid) -> Option<&NodeView<'a>> {
+        self.nodes.iter().find(|n| n.node.id == id)
+    }
+
+    /// A node's name, or its id when the row is missing.
+    pub fn node_name(&self, id: Uuid) -> String {
+        self.node(id)
+            .map(|n| n.node.name.clone())
+            .unwrap_or_else(|| id.to_string())
     }
 }

@@ -28,8 +28,6 @@ impl Diagnosed {
     pub fn report(&self) -> Diagnosis<'_> {
         Diagnosis {
             document: document(&self.assessed, &self.policy, self.region.clone()),
-            snapshot: &self.assessed.snapshot,
-            policy: &self.policy,
         }
     }
 }
@@ -38,8 +36,8 @@ impl Diagnosed {
 /// the snapshot's time.
 fn document<'a>(a: &'a Assessed, policy: &'a Policy, region: Option<String>) -> DiagnoseReport<'a> {
     let at = a.snapshot.snapshot.at;
-    let stale = |node: &_| policy.is_stale(node, at);
-    let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
+    let state = |node: &_| policy.node_state(node, at);
+    let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, state);
     document.region = region;
     document
 }
@@ -83,8 +81,6 @@ pub fn stream(
         document.events = Events::Stream(RefCell::new(&mut trail));
         emit(&Diagnosis {
             document,
-            snapshot: &a.snapshot,
-            policy: &policy,
         })
     })
 }

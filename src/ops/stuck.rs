@@ -4,6 +4,7 @@
 //! same scan as metrics. Reports, never acts.
 
 use anyhow::Result;
+use chrono::{DateTime, Utc};
 
 use super::Context;
 use super::regions::{Regional, Regions};
@@ -19,7 +20,7 @@ use crate::model::fleet::FleetList;
 use crate::model::region::RegionStatus;
 use crate::model::stuck::{StuckReport, StuckScanInfo};
 use crate::ui;
-use crate::ui::openmetrics::Scan;
+use crate::ui::openmetrics::{Metrics, Scan};
 
 /// What the scan found: the triaged report, whether anything in it calls
 /// for action (`--exit-code`, counted before `--limit`), and each region's
@@ -85,19 +86,45 @@ fn scan(ctx: &Context, client: &mut Session, args: &StuckArgs) -> Result<StuckRe
     Ok(blind::stuck_scan(report))
 }
 
-/// The scan and the fleet as metrics (`-o openmetrics`, `--write FILE`):
-/// the text, and the scan it counts.
-pub struct Metrics {
-    pub text: String,
-    pub scan: Result<StuckReport>,
+/// The scan and the fleet for the metrics (`-o openmetrics`, `--write
+/// FILE`), or why the scan failed.
+pub struct Measured {
+    pub at: DateTime<Utc>,
+    pub result: Result<(StuckReport, FleetList)>,
+    /// The metrics file this run replaces (`--write`): a failed scan keeps
+    /// its series and its last success.
+    pub previous: Option<String>,
+}
+
+impl Measured {
+    /// The metrics report of this run, for `emit` or the file.
+    pub fn metrics(&self) -> Metrics<'_> {
+        match &self.result {
+            Ok((report, fleet)) => Metrics {
+                scan: Scan::Done { report, fleet },
+                at: self.at,
+                last_success: Some(self.at),
+            },
+            Err(_) => Metrics {
+                scan: Scan::Failed {
+                    previous: self.previous.as_deref(),
+                },
+                at: self.at,
+                last_success: self
+                    .previous
+                    .as_deref()
+                    .and_then(ui::openmetrics::last_success_in),
+            },
+        }
+    }
 }
 
 /// `-o openmetrics` / `--write FILE`: the scan and the fleet as metrics.
 /// The filters apply; `--limit` and `--group-by` do not (metrics count
 /// everything). A failed scan still produces metrics (`scan_success 0`,
 /// the last success carried over from the file), and its error.
-pub fn metrics(ctx: &Context, args: &StuckArgs) -> Metrics {
-    let at = chrono::Utc::now();
+pub fn measure(ctx: &Context, args: &StuckArgs) -> Measured {
+    let at = Utc::now();
     let read = || -> Result<(StuckReport, FleetList)> {
         let mut client = ctx.connect_for_reading()?;
         let triage = Triage {
@@ -115,25 +142,12 @@ pub fn metrics(ctx: &Context, args: &StuckArgs) -> Metrics {
         )?;
         Ok((report, fleet))
     };
-    let result = read();
-    let previous = args
-        .write
-        .as_ref()
-        .and_then(|path| std::fs::read_to_string(path).ok());
-    let text = match &result {
-        Ok((report, fleet)) => ui::openmetrics::render(&Scan::Done { report, fleet }, at, Some(at)),
-        Err(_) => ui::openmetrics::render(
-            &Scan::Failed {
-                previous: previous.as_deref(),
-            },
-            at,
-            previous
-                .as_deref()
-                .and_then(ui::openmetrics::last_success_in),
-        ),
-    };
-    Metrics {
-        text,
-        scan: result.map(|(report, _)| report),
+    Measured {
+        at,
+        result: read(),
+        previous: args
+            .write
+            .as_ref()
+            .and_then(|path| std::fs::read_to_string(path).ok()),
     }
 }

@@ -5,11 +5,12 @@
 use serde_json::Value;
 
 use super::OutputFormat;
+use super::markdown::{at, code, escape, footer, mark};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::text::{fit_command, wrap};
-use crate::decide::Severity;
+use crate::model::assessment::Severity;
 use crate::model::outcome::Outcome;
 
 /// The warnings and problems the decision found (a teardown that will
@@ -243,6 +244,54 @@ impl Report for Outcome {
     }
 
     fn markdown(&self, _out: &Output) -> Vec<Line> {
-        vec![Line::Out(super::markdown::fail_safely(self))]
+        vec![Line::Out(markdown(self))]
     }
+}
+
+/// `fail-safely -o markdown` (one deployment).
+fn markdown(o: &Outcome) -> String {
+    let what = if o.replayed {
+        "already done (replayed: nothing written now)"
+    } else if o.dry_run {
+        "dry run (rolled back: nothing written)"
+    } else {
+        "applied"
+    };
+    let mut out = format!(
+        "### fail-safely {} — {} {}\n\n**{}** → **{}** · event #{} {} at {}\n",
+        code(&o.deployment_id.to_string()),
+        code(o.path.as_str()),
+        what,
+        code(o.previous_status.as_str()),
+        code(o.new_status.as_str()),
+        o.event.sequence,
+        code(&o.event.kind),
+        at(o.event.occurred_at)
+    );
+    if let Some(target) = &o.target {
+        out.push_str(&format!(
+            "\n**Target:** {}\n",
+            escape(&super::target::describe(target))
+        ));
+    }
+    if let Some(reason) = o.event.payload.get("reason").and_then(|r| r.as_str()) {
+        out.push_str(&format!("\n**Reason:** {}\n", escape(reason)));
+    }
+    for e in &o.evidence {
+        out.push_str(&format!("\n- dispatched: {}", escape(&e.detail)));
+    }
+    for f in o.findings.iter().filter(|f| f.severity != Severity::Info) {
+        out.push_str(&format!("\n- {} {}", mark(f.severity), escape(&f.message)));
+    }
+    out.push_str(&format!(
+        "\n\nIdempotency key {}{}.\n\n**Next:** {}\n",
+        code(&o.idempotency_key),
+        o.fingerprint
+            .as_deref()
+            .map(|f| format!(", fingerprint {}", code(f)))
+            .unwrap_or_default(),
+        code(&o.next_command.to_string())
+    ));
+    out.push_str(&footer(o.event.occurred_at));
+    out
 }

@@ -101,18 +101,18 @@ impl Report for FleetList {
         lines.extend(report::warnings(out, &self.warnings));
         lines
     }
+
+    /// One `--watch` screen: the view (or that nothing matches), the
+    /// summary and the warnings.
+    fn frame(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![
+            Line::Out(render(self, out).unwrap_or_else(|| NOTHING.to_string())),
+            Line::Note(summary(self, out)),
+        ];
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
 }
 
 /// What the view says when no node passes the filters.
 const NOTHING: &str = "No node matches the filters.";
-
-/// One `--watch` screen: the view (or that nothing matches), the summary
-/// and the warnings.
-pub fn watch_text(fleet: &FleetList, out: &Output) -> String {
-    let mut lines = vec![
-        Line::Out(render(fleet, out).unwrap_or_else(|| NOTHING.to_string())),
-        Line::Note(summary(fleet, out)),
-    ];
-    lines.extend(report::warnings(out, &fleet.warnings));
-    report::joined(&lines)
-}

@@ -1,6 +1,7 @@
 //! `history` on the screen: one row per action, newest first.
 
 use super::OutputFormat;
+use super::markdown::{Md, at, footer, or_dash, table};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::table::{Cell, Table, col};
@@ -114,8 +115,61 @@ impl Report for History {
     }
 
     fn markdown(&self, out: &Output) -> Vec<Line> {
-        let mut lines = vec![Line::Out(super::markdown::history(self))];
+        let mut lines = vec![Line::Out(markdown(self))];
         lines.extend(report::warnings(out, &self.warnings));
         lines
     }
+}
+
+/// `history -o markdown`: who (the OS user, the database's session user,
+/// the host) and why, with the idempotency key that makes it replayable.
+fn markdown(h: &History) -> String {
+    // The approval column only when an action has one.
+    let approvals = h.actions.iter().any(|a| a.audit.approval.is_some());
+    let rows: Vec<Vec<Md>> = h
+        .actions
+        .iter()
+        .map(|a| {
+            let mut row = vec![
+                a.occurred_at.map_or_else(|| "NULL".to_string(), at).into(),
+                Md::code(a.deployment_id),
+                Md::code(a.path.as_str()),
+                or_dash(a.audit.os_user.clone()).into(),
+                or_dash(a.audit.session_user.clone()).into(),
+                or_dash(a.audit.host.clone()).into(),
+            ];
+            if approvals {
+                row.push(super::approval::approval(a).into());
+            }
+            row.extend([
+                Md::code(&a.status_now),
+                or_dash(a.reason.clone()).into(),
+                a.idempotency_key
+                    .as_ref()
+                    .map_or_else(|| "—".to_string().into(), Md::code),
+            ]);
+            row
+        })
+        .collect();
+    let mut out = format!("### Operator actions: {}\n\n", h.actions.len());
+    if !rows.is_empty() {
+        let mut headers = vec![
+            "when",
+            "deployment",
+            "action",
+            "operator",
+            "session user",
+            "host",
+        ];
+        if approvals {
+            headers.push("approval");
+        }
+        headers.extend(["status now", "reason", "key"]);
+        out.push_str(&table(&headers, &rows));
+    }
+    if h.snapshot.truncated {
+        out.push_str("\nOlder actions match too (--limit N shows more).\n");
+    }
+    out.push_str(&footer(h.snapshot.at));
+    out
 }

@@ -9,7 +9,6 @@ pub mod approvals;
 pub mod bar;
 pub mod batch;
 pub mod diagnose;
-mod diagnose_sections;
 pub mod doctor;
 pub mod fail_safely;
 pub mod failure;

@@ -6,16 +6,26 @@
 //! wrote (README, "Monitoring"), so an alert on it cannot go quiet because
 //! the database cannot be read; `pushleft_scan_success 0` says the values
 //! are old.
+//!
+//! The metrics are a report like any other ([`Metrics`]): `-o openmetrics`
+//! prints them through `report::emit`, and `--write FILE` stores the same
+//! text through `report::write_metrics`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
 
+use super::OutputFormat;
+use super::output::Output;
+use super::report::{Line, Report};
 use crate::model::fleet::FleetList;
 use crate::model::stuck::StuckReport;
 
 /// What one run of the scan produced, or why it failed.
+#[derive(Serialize)]
+#[serde(tag = "scan", rename_all = "snake_case")]
 pub enum Scan<'a> {
     Done {
         report: &'a StuckReport,
@@ -23,7 +33,40 @@ pub enum Scan<'a> {
     },
     /// The scan failed; `previous` is the metrics file it replaces, whose
     /// series are kept.
-    Failed { previous: Option<&'a str> },
+    Failed {
+        #[serde(skip)]
+        previous: Option<&'a str>,
+    },
+}
+
+/// The metrics of one scan: `at` is when it ran, `last_success` when one
+/// last succeeded (this one, or an earlier one when this failed). Its one
+/// format is the metrics text (as JSON it is never asked for: `stuck
+/// --output json` prints the scan's own document).
+#[derive(Serialize)]
+pub struct Metrics<'a> {
+    pub scan: Scan<'a>,
+    pub at: DateTime<Utc>,
+    pub last_success: Option<DateTime<Utc>>,
+}
+
+impl Report for Metrics<'_> {
+    const FORMATS: &'static [OutputFormat] = &[OutputFormat::Openmetrics];
+
+    /// The metrics are their own view.
+    fn human(&self, _out: &Output) -> Vec<Line> {
+        vec![Line::Out(self.text())]
+    }
+
+    fn openmetrics(&self) -> Option<String> {
+        Some(self.text())
+    }
+}
+
+impl Metrics<'_> {
+    fn text(&self) -> String {
+        render(&self.scan, self.at, self.last_success)
+    }
 }
 
 /// The families a scan's success or failure writes anew every time.
@@ -35,7 +78,7 @@ const SCAN_FAMILIES: &[&str] = &[
 
 /// The metrics text: `at` is when the scan ran, `last_success` when one
 /// last succeeded (this one, or an earlier one when this failed).
-pub fn render(scan: &Scan, at: DateTime<Utc>, last_success: Option<DateTime<Utc>>) -> String {
+fn render(scan: &Scan, at: DateTime<Utc>, last_success: Option<DateTime<Utc>>) -> String {
     let mut out = String::new();
     match scan {
         Scan::Done { report, fleet } => {

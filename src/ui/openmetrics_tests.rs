@@ -34,3 +34,16 @@ fn a_failed_scan_keeps_the_series_of_the_last_good_one() {
     assert!(text.contains("pushleft_scan_success 0\n"), "{text}");
     assert_eq!(last_success_in(&text), last_success_in(good));
 }
+
+#[test]
+fn the_metrics_report_renders_the_scan_as_the_metrics_text() {
+    let at = DateTime::from_timestamp(1_790_000_000, 0).expect("a time");
+    let metrics = Metrics {
+        scan: Scan::Failed { previous: None },
+        at,
+        last_success: None,
+    };
+    let text = metrics.openmetrics().expect("metrics");
+    assert_eq!(text, render(&Scan::Failed { previous: None }, at, None));
+    assert_eq!(Metrics::FORMATS, &[OutputFormat::Openmetrics]);
+}

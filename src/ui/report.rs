@@ -1,13 +1,18 @@
 //! The one output path (README, "Output and exit codes"): every command's
-//! result is a [`Report`], and [`emit`] prints it in the format asked for
-//! — one JSON document, the ticket's markdown, or the table and sentences
-//! for a human. The formats a command accepts are its report's
-//! [`Report::FORMATS`], checked before anything is read.
+//! result is a [`Report`], rendered in the format asked for — one JSON
+//! document, the ticket's markdown, the monitoring's metrics, or the table
+//! and sentences for a human — one renderer per format, as hyperfine's
+//! exporters. [`emit`] prints it; a `--watch` refresh shows it as one
+//! [`frame`]; `--write FILE` stores its metrics ([`write_metrics`]). The
+//! formats a command accepts are its report's [`Report::FORMATS`], checked
+//! before anything is read.
 
-use anyhow::Result;
+use std::path::Path;
+
+use anyhow::{Result, anyhow};
 use serde::Serialize;
 
-use super::output::{Output, OutputFormat, print_json};
+use super::output::{self, Output, OutputFormat, json_line, print_json, write_atomically};
 use super::pager;
 use super::sanitize::terminal_safe;
 
@@ -43,6 +48,19 @@ pub trait Report: Serialize {
         self.human(out)
     }
 
+    /// The OpenMetrics text for monitoring, exactly as it is to be read
+    /// (never paged or wrapped); `None` for a report that has none (asked
+    /// for all the same, that is an error, never another format).
+    fn openmetrics(&self) -> Option<String> {
+        None
+    }
+
+    /// What one `--watch` refresh shows of it: the view, without what is
+    /// for reading once (a hint). The human view by default.
+    fn frame(&self, out: &Output) -> Vec<Line> {
+        self.human(out)
+    }
+
     /// What must still be on the screen once the command has returned,
     /// repeated at the end when the report was printed whole on a
     /// terminal it does not fit (no pager): `diagnose`'s verdict and next
@@ -52,15 +70,17 @@ pub trait Report: Serialize {
     }
 }
 
-/// Prints `report` as `out` says: JSON on stdout, or its lines, each to
-/// its stream. On a terminal, lines taller than the screen go through the
+/// Prints `report` as `out` says: JSON on stdout, its metrics as they
+/// are, or its lines, each to its stream. On a terminal, lines taller than the screen go through the
 /// pager (`pager`); printed whole instead, they end with the report's
 /// [`Report::recap`].
 pub fn emit<R: Report>(out: &Output, report: &R) -> Result<()> {
+    let has = |format| R::FORMATS.contains(&format);
     let mut lines = match out.format {
         OutputFormat::Json => return print_json(report),
-        OutputFormat::Markdown if R::FORMATS.contains(&OutputFormat::Markdown) => {
-            report.markdown(out)
+        OutputFormat::Markdown if has(OutputFormat::Markdown) => report.markdown(out),
+        OutputFormat::Openmetrics if has(OutputFormat::Openmetrics) => {
+            return output::print(&metrics_of(report)?);
         }
         _ => report.human(out),
     };
@@ -102,6 +122,30 @@ fn paged(out: &Output, mut pager: pager::Pager, lines: &[Line]) -> Result<()> {
     }
     pager.finish()?;
     Ok(())
+}
+
+/// One `--watch` refresh of `report`: its JSON line with `--output json`,
+/// else its [`Report::frame`] as one text, for the screen or the pipe.
+pub fn frame<R: Report>(out: &Output, report: &R) -> Result<String> {
+    match out.format {
+        OutputFormat::Json => json_line(report),
+        _ => Ok(joined(&report.frame(out))),
+    }
+}
+
+/// `--write FILE`: the report's metrics replace `path` atomically (a
+/// reader sees the old file or the new one, never half of one).
+pub fn write_metrics<R: Report>(path: &Path, report: &R) -> Result<()> {
+    write_atomically(path, &metrics_of(report)?)
+}
+
+/// The report's metrics; a report without any is a bug of the command
+/// that asked (`stuck`'s metrics are `openmetrics::Metrics`', with the
+/// fleet), said instead of printing something else.
+fn metrics_of<R: Report>(report: &R) -> Result<String> {
+    report
+        .openmetrics()
+        .ok_or_else(|| anyhow!("this report has no metrics (OpenMetrics text) to print or write"))
 }
 
 /// The lines as one text, as a `--watch` screen shows them.

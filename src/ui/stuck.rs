@@ -373,7 +373,8 @@ fn leases_table(rows: &[OrphanedLease], out: &Output) -> String {
 }
 
 impl Report for StuckReport {
-    /// `-o openmetrics` is the alerts' metrics (`ui::openmetrics`).
+    /// `-o openmetrics` is the alerts' metrics, with the fleet's
+    /// (`ui::openmetrics::Metrics`, a report of its own).
     const FORMATS: &'static [OutputFormat] = &[
         OutputFormat::Table,
         OutputFormat::Wide,
@@ -397,22 +398,23 @@ impl Report for StuckReport {
     }
 
     fn markdown(&self, out: &Output) -> Vec<Line> {
-        let mut lines = vec![Line::Out(super::markdown::stuck(self))];
+        let mut lines = vec![Line::Out(markdown::stuck(self))];
         lines.extend(blind::markdown(self).map(Line::Out));
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
+
+    /// One `--watch` screen: the view and its warnings (no hint: the
+    /// screen is for watching).
+    fn frame(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(render(self, out))];
         lines.extend(report::warnings(out, &self.warnings));
         lines
     }
 }
 
-/// One `--watch` screen: the view and its warnings (no hint: the screen
-/// is for watching).
-pub fn watch_text(report: &StuckReport, out: &Output) -> String {
-    let mut lines = vec![Line::Out(render(report, out))];
-    lines.extend(report::warnings(out, &report.warnings));
-    report::joined(&lines)
-}
-
 mod blind;
 mod hints;
+mod markdown;
 use hints::batch_hint;
 pub use hints::hint;

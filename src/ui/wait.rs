@@ -11,8 +11,8 @@ use super::output::{self, Output};
 use super::report::{Line, Report};
 use super::sanitize::visible;
 use super::text::stamp;
-use crate::decide::{Blocked, Pending, Progress};
 use crate::duration::{ago, human};
+use crate::model::progress::{Blocked, Pending, Progress};
 use crate::model::wait::{WaitAll, WaitItem, WaitReport, WaitResult};
 use crate::model::{NextCommand, short_id};
 

@@ -146,13 +146,14 @@ impl Drop for Screen {
     }
 }
 
-/// One document on a pipe: the text, then a blank line; or one JSON line.
-pub fn document(out: &Output, value: &impl serde::Serialize, text: &str) -> anyhow::Result<()> {
+/// One document on a pipe: a refresh's [`frame`](super::report::frame),
+/// then a blank line; or its JSON line.
+pub fn document(out: &Output, frame: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     if out.json() {
-        writeln!(stdout, "{}", super::output::json_line(value)?)?;
+        writeln!(stdout, "{frame}")?;
     } else {
-        write!(stdout, "{text}\n\n")?;
+        write!(stdout, "{frame}\n\n")?;
     }
     stdout.flush()?;
     Ok(())

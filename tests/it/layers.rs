@@ -2,8 +2,9 @@
 //! layers below it (README, "Development"), no module reaches itself
 //! through its imports (`circles`), no command reaches into another
 //! (`apart`), files and functions stay short (`size`), unit tests keep
-//! one style (`unit_tests`), and no SQL is written in Rust outside the
-//! registry's `sql/` files.
+//! one style (`unit_tests`), decisions are `decide`'s alone
+//! (`decisions`), and no SQL is written in Rust outside the registry's
+//! `sql/` files.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 mod apart;
 mod circles;
 mod code;
+mod decisions;
 mod shape;
 mod size;
 mod unit_tests;

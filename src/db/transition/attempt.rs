@@ -2,7 +2,9 @@
 //! numbered here in the order they run, as in the README ("fail-safely,
 //! step by step"), and the files of `sql/fail_safely/` in the same order.
 //! The guard's reads live in `guard.rs`, the writes and the read-back in
-//! `write.rs`, the replay in `replay.rs`.
+//! `write.rs`, the replay in `replay.rs`; every judgement on what they read
+//! (may it write, what, did the database hold what was written) is asked
+//! of `decide::transition` and `decide::guard`, inside the transaction.
 
 use crate::db::session::{Pinned, Session, Terms, Timeouts};
 use anyhow::{Context, Result};
@@ -12,15 +14,18 @@ use uuid::Uuid;
 use super::errors::CommitFailed;
 use super::first::{self, FirstMessage};
 use super::guard;
-use super::preconditions::{is_during_recovery, refuse_on_standby, refuse_unwritable};
-use super::write::{Decided, Who, Written, reread, write};
+use super::preconditions::{fit_to_write, is_during_recovery, refuse_on_standby};
+use super::write::{Who, read_back, write};
 use super::{EventOut, Outcome, Request, replay};
 use crate::db::deployment_id::{self, IdQuery};
 use crate::db::schema_check::SchemaReport;
 use crate::db::snapshot;
 use crate::db::sql::{self, Schema};
+use crate::decide::guard::runbook_writes_only;
 use crate::decide::input::default_key;
-use crate::decide::{self, Stuck, Verdict};
+use crate::decide::transition::server::{SchemaFound, safe_to_write};
+use crate::decide::transition::written::{Written, check_reread};
+use crate::decide::{self, transition};
 use crate::exit;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NextCommand};
 
@@ -62,7 +67,7 @@ fn open_and_attempt(
                 .begin_then(
                     Terms::LockAndWrite,
                     timeouts,
-                    refuse_unwritable,
+                    fit_to_write,
                     &first::script(&request.schema, &key),
                 )
                 .map(|(tx, messages)| (tx, id, key, messages))
@@ -85,7 +90,7 @@ fn open_in<'s>(
 ) -> Result<(Pinned<'s>, Uuid, String, Vec<SimpleQueryMessage>)> {
     // Step 2: refuse a server unfit for the write (from what step 1 found
     // in force), then `--role`.
-    refuse_unwritable(tx.in_force())?;
+    fit_to_write(tx.in_force())?;
     set_role(&mut tx, request)?;
     // Step 3: a prefix (a full id is looked up when its row is locked).
     let id = match full {
@@ -151,9 +156,7 @@ fn attempt_in(
     let schema = &request.schema;
     // Step 5: nothing in the database can act behind the guard's back.
     let first = first?;
-    if !first.report.ok() {
-        return Err(unsafe_database(id, &first.report));
-    }
+    safe_to_write(id, &schema_found(&first.report))?;
     // Step 6: lock the deployment row, then its jobs and instances; and
     // the event an earlier run wrote with this key.
     let locked = sql::fail_safely::LOCK
@@ -174,29 +177,21 @@ fn attempt_in(
     let snapshot = read_locked(&mut tx, schema, id, &locked)?;
 
     // Step 9: decide from what was read under the locks.
-    let verdict = decide::assess(&snapshot, &request.policy);
-    let fingerprint = decide::fingerprint(&snapshot);
-    let stuck = decide::stuck(&snapshot, &request.policy);
-    check_expectations(request, &snapshot, &verdict, &stuck, &fingerprint)?;
+    let decision = transition::decide(&request.asked(), &snapshot, &request.policy)?;
+    let path = decision.change.path();
 
     // Step 10, first where the database records plans: the application
     // (its trigger holds it to the policy and the plan), or, for a dry run
     // of no plan under the enforcing trigger, that trigger deferred to a
     // COMMIT the dry run never reaches.
-    let deferred_enforcing = record_application(&mut tx, request, &first, id, verdict.path)?;
+    let deferred_enforcing = record_application(&mut tx, request, &first, id, path)?;
 
     // Step 10: the runbook's UPDATE and the event, with the audit.
-    let decided = Decided {
-        path: verdict.path,
-        key,
-        stuck: &stuck,
-        fingerprint: &fingerprint,
-    };
     let who = Who {
         session_user: first.session_user.clone(),
         current_user: first.current_user.clone(),
     };
-    let written = write(&mut tx, request, &snapshot, &decided, &who)?;
+    let written = write(&mut tx, request, &snapshot, (&decision, key), &who)?;
 
     // Steps 11 and 12 (a dry run also rolls back there).
     let (tx, event) = guard_and_reread(tx, request, id, &first, &written, deferred_enforcing)?;
@@ -204,19 +199,19 @@ fn attempt_in(
     let outcome = Outcome {
         deployment_id: id,
         target: None,
-        path: verdict.path,
+        path,
         applied: !request.dry_run,
         replayed: false,
         dry_run: request.dry_run,
         previous_status: snapshot.deployment.status.clone(),
         new_status: written.status.clone(),
         event,
-        stuck: stuck.stuck,
-        stuck_for_seconds: stuck.stuck_for_seconds,
+        stuck: decision.stuck.stuck,
+        stuck_for_seconds: decision.stuck.stuck_for_seconds,
         idempotency_key: key.to_string(),
-        fingerprint: Some(fingerprint),
-        evidence: verdict.evidence,
-        findings: verdict.findings,
+        fingerprint: Some(decision.fingerprint),
+        evidence: decision.verdict.evidence,
+        findings: decision.verdict.findings,
         next_command: NextCommand::wait(id),
     };
     // Step 13: COMMIT (a dry run rolled back in step 11's message).
@@ -248,13 +243,15 @@ fn guard_and_reread<'s>(
     };
     let mut write_set = first.write_set.clone();
     write_set.applications_expected = i64::from(request.audit.application.is_some());
-    if let Some(refusal) = guard::judge(id, &first.before, &after, &write_set) {
+    let judged = runbook_writes_only(id, &first.before, &after.counters, &after.locks, &write_set);
+    if let Err(refusal) = judged {
         if let Some(tx) = tx {
             tx.rollback()?;
         }
         return Err(refusal);
     }
-    Ok((tx, reread(id, &after.reread, written)?))
+    let reread = read_back(&after.reread)?;
+    Ok((tx, check_reread(id, reread, written)?))
 }
 
 /// Step 7: the read, a statement of its own after step 6's locks. A job or
@@ -284,31 +281,20 @@ fn read_locked(
     snapshot::load_locked(tx, schema, id, Some(1))
 }
 
-/// The database is not one fail-safely can write safely: say every reason,
-/// and what to do.
-fn unsafe_database(id: Uuid, report: &SchemaReport) -> anyhow::Error {
-    let mut lines: Vec<String> = report
-        .schema_problems
-        .iter()
-        .chain(&report.foreign_key_problems)
-        .chain(&report.trigger_problems)
-        .chain(&report.inventory_problems)
-        .cloned()
-        .collect();
-    lines.extend(report.unvouched.iter().map(|what| {
-        format!(
-            "{what}: fail-safely cannot vouch for it. It would run inside the transaction, as \
-             its user, where a trigger can TRUNCATE, run DDL or reach another database unseen \
-             by the guard. If it is part of your control plane and safe, list it in \
-             PUSHLEFT_ALLOWED_TRIGGERS (or --allowed-triggers)"
-        )
-    }));
-    exit::refused(format!(
-        "fail-safely refuses to write to deployment {id}: this database does not look like the \
-         one fail-safely is built for, and nothing was written (none of the code below ran):\n  {}\n\
-         Run `pushleft-controller doctor` for the full check",
-        lines.join("\n  ")
-    ))
+/// What step 4's schema check found that stands in the way of the write,
+/// for `decide` ([`safe_to_write`]).
+fn schema_found(report: &SchemaReport) -> SchemaFound<'_> {
+    SchemaFound {
+        problems: report
+            .schema_problems
+            .iter()
+            .chain(&report.foreign_key_problems)
+            .chain(&report.trigger_problems)
+            .chain(&report.inventory_problems)
+            .map(String::as_str)
+            .collect(),
+        unvouched: &report.unvouched,
+    }
 }
 
 /// Step 10, first: the write's application where the database records
@@ -339,80 +325,6 @@ fn set_role(tx: &mut Pinned<'_>, request: &Request) -> Result<()> {
         sql::session::SET_LOCAL_ROLE
             .query_catalog(tx, &[role])
             .with_context(|| format!("switching to role {role} (SET LOCAL ROLE)"))?;
-    }
-    Ok(())
-}
-
-/// "Nothing to do" as a refusal that writes nothing.
-fn nothing_to_do(verdict: &Verdict, id: Uuid) -> anyhow::Error {
-    exit::refused(format!(
-        "nothing to do for deployment {id}: {}; nothing was written",
-        verdict.reason
-    ))
-}
-
-/// A row the decision rests on holds a value this tool does not know (or
-/// a NULL where the reference schema says NOT NULL): refuse, naming each.
-fn undecidable(verdict: &Verdict, id: Uuid) -> anyhow::Error {
-    exit::refused(format!(
-        "fail-safely refuses to decide for deployment {id}: {}. Nothing was written. Next step: \
-         find out where the value comes from (a control plane newer than this \
-         pushleft-controller, a migration, a hand edit); correct the row or use a \
-         pushleft-controller that knows the value, then run `{}` again",
-        verdict.reason,
-        NextCommand::diagnose(id)
-    ))
-}
-
-/// Step 9, on the verdict: refuse a deployment that cannot be decided, has
-/// nothing to do, or is not stuck (unless `--even-if-not-stuck`), and an
-/// `--expect-path` or `--expect-fingerprint` that no longer holds.
-fn check_expectations(
-    request: &Request,
-    snapshot: &DeploymentSnapshot,
-    verdict: &Verdict,
-    stuck: &Stuck,
-    fingerprint: &str,
-) -> Result<()> {
-    let id = snapshot.deployment.id;
-    if !verdict.decidable {
-        return Err(undecidable(verdict, id));
-    }
-    if verdict.path == BreakGlassPath::None {
-        return Err(nothing_to_do(verdict, id));
-    }
-    if !stuck.stuck && !request.even_if_not_stuck {
-        let effect = match verdict.path {
-            BreakGlassPath::TeardownRequested => {
-                "tear it down (teardown_requested: every instance of it is stopped)"
-            }
-            _ => "mark it failed (operator_failed)",
-        };
-        return Err(exit::refused(format!(
-            "deployment {id} is not stuck: {}. fail-safely is for stuck deployments (the \
-             deployment_stuck and job_lease_orphaned alerts); here it would {effect}. Nothing \
-             was written. Check the deployment id; if you really mean to, rerun with \
-             --even-if-not-stuck (the audit records it)",
-            stuck.why
-        )));
-    }
-    if let Some(expected) = request.expect_path
-        && expected != verdict.path
-    {
-        return Err(exit::conflict(format!(
-            "deployment {id}: the path decided under the locks is {} ({}), not the expected {}; nothing was written. Re-diagnose before deciding again",
-            verdict.path.as_str(),
-            verdict.reason,
-            expected.as_str()
-        )));
-    }
-    if let Some(expected) = &request.expect_fingerprint
-        && expected.trim() != fingerprint
-    {
-        return Err(exit::conflict(format!(
-            "deployment {id} changed since it was diagnosed (fingerprint {}, now {fingerprint}); nothing was written. Run diagnose again and retry with the new fingerprint",
-            expected.trim()
-        )));
     }
     Ok(())
 }

@@ -12,8 +12,8 @@ use crate::db::schema_check::{self, SchemaReport};
 use crate::db::sql::{self, Schema};
 use crate::decide::guard::{Counters, WriteSet};
 use crate::decide::input::key_lock;
+use crate::decide::transition::server::write_set_complete;
 use crate::decide::triggers::AllowedTriggers;
-use crate::exit;
 use crate::model::text::escaped;
 
 /// What step 4 found.
@@ -159,10 +159,6 @@ fn write_set_from(
             _ => {}
         }
     }
-    if set.deployments.is_empty() || set.events.is_empty() {
-        return Err(exit::refused(
-            "deployments or deployment_events is missing; nothing was written",
-        ));
-    }
+    write_set_complete(&set)?;
     Ok(set)
 }

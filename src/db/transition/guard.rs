@@ -1,25 +1,24 @@
 //! The guard, in the database (README, "fail-safely, step by step"): the
 //! tuple counters read before anything is written (step 4's message), and
 //! after the writes, in ONE message (step 11): deferred triggers fire
-//! first, then the counters, the locks held and the read-back (step 12)
-//! must show the runbook's writes and nothing else. A dry run's message
-//! ends with its ROLLBACK.
+//! first, then the counters, the locks held and the read-back (step 12),
+//! which must show the runbook's writes and nothing else
+//! (`decide::guard` judges them). A dry run's message ends with its
+//! ROLLBACK.
 
 use crate::db::session::Pinned;
 use anyhow::{Context, Result, anyhow};
 use postgres::SimpleQueryRow;
 use serde_json::Value;
-use uuid::Uuid;
 
 use super::first::{counters, parsed, results, text};
 use crate::db::sql::{self, Schema};
-use crate::decide::guard::{Counters, HeldLock, WriteSet, check_guard, check_locks};
-use crate::exit;
+use crate::decide::guard::{Counters, HeldLock};
 
 /// What step 11's message read, once deferred triggers had fired.
 pub(super) struct After {
-    counters: Counters,
-    locks: Vec<HeldLock>,
+    pub(super) counters: Counters,
+    pub(super) locks: Vec<HeldLock>,
     /// Step 12's read-back (`14_reread.sql`).
     pub(super) reread: Value,
 }
@@ -97,22 +96,4 @@ fn held_lock(row: &SimpleQueryRow) -> Result<HeldLock> {
         kind: text(row, "kind")?.unwrap_or("").to_string(),
         mode: parsed(row, "mode")?,
     })
-}
-
-/// The counters and the locks after the writes must show nothing but the
-/// runbook's writes. `Some(refusal)` when they show more.
-pub(super) fn judge(
-    id: Uuid,
-    before: &Counters,
-    after: &After,
-    write_set: &WriteSet,
-) -> Option<anyhow::Error> {
-    let violations = check_guard(before, &after.counters, write_set)
-        .and_then(|()| check_locks(&after.locks, write_set))
-        .err()?;
-    Some(exit::refused(format!(
-        "guard: the transaction for deployment {id} changed more than the runbook allows: {violations}. \
-         Probably a trigger of this database; everything was rolled back and nothing was written. \
-         Find out what the trigger does before retrying (`pushleft-controller doctor` lists them)"
-    )))
 }

@@ -6,8 +6,9 @@
 //! guard's back (no trigger or rule on the written tables it cannot vouch
 //! for, the protecting triggers really refusing, the locking foreign keys
 //! in place); lock the deployment, its jobs and its instances; decide from
-//! what is read under those locks (with the same pure verdict function
-//! `diagnose` uses), refusing a deployment that is not stuck unless told;
+//! what is read under those locks (`decide::transition`, with the same
+//! pure verdict function `diagnose` uses), refusing a deployment that is
+//! not stuck unless told;
 //! apply the runbook's UPDATE (exactly one row); append the event (sequence
 //! = max + 1) with the audit; fire deferred triggers; prove with the
 //! per-transaction tuple counters (catalogs included) and the locks held
@@ -32,9 +33,10 @@ use anyhow::Result;
 use super::session::Session;
 use super::sql::Schema;
 use crate::decide::Policy;
+use crate::decide::transition::Asked;
 use crate::decide::triggers::AllowedTriggers;
 use crate::exit;
-use crate::model::{BreakGlassPath, DeploymentStatus};
+use crate::model::BreakGlassPath;
 
 /// How often the whole transaction is retried on a serialization failure,
 /// a deadlock or a (deployment_id, sequence) unique violation.
@@ -62,6 +64,19 @@ pub struct Request {
     pub even_if_not_stuck: bool,
     /// Triggers and rules on the written tables a team vouches for.
     pub allowed_triggers: AllowedTriggers,
+}
+
+impl Request {
+    /// What the operator asked, for `decide::transition`'s judgements.
+    pub fn asked(&self) -> Asked<'_> {
+        Asked {
+            reason: &self.reason,
+            dry_run: self.dry_run,
+            even_if_not_stuck: self.even_if_not_stuck,
+            expect_path: self.expect_path,
+            expect_fingerprint: self.expect_fingerprint.as_deref(),
+        }
+    }
 }
 
 /// Who runs this, from where, with what.
@@ -97,12 +112,6 @@ impl Audit {
             application: None,
         }
     }
-}
-
-/// The status a path sets, for the outcome ("" for no path).
-fn new_status(path: BreakGlassPath) -> DeploymentStatus {
-    path.new_status()
-        .unwrap_or_else(|| DeploymentStatus::Unknown(String::new()))
 }
 
 /// Runs the guarded transaction, retrying the whole of it a bounded number

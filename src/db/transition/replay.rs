@@ -1,93 +1,35 @@
 //! Step 8 (README, "fail-safely, step by step"): an event with this
-//! idempotency key exists. The same deployment and reason is a replay that
-//! writes nothing, and still honours `--expect-path` and
-//! `--expect-fingerprint` (against what the earlier run recorded — the
-//! state it acted on — or the state it left, which is what a fresh
-//! `diagnose` returns: a script run twice replays the second time);
-//! anything else is a conflict. A `log` key of the stored payload is never
-//! shown.
+//! idempotency key exists, found by step 6. Read here, column by column;
+//! whether it is a replay of this run and what the earlier run did is
+//! `decide::transition::replay`'s to say.
 
 use anyhow::Result;
-use serde_json::Value;
 use uuid::Uuid;
 
-use super::{EventOut, Outcome, Request, new_status};
-use crate::exit;
-use crate::model::{BreakGlassPath, DeploymentStatus, NextCommand};
+use super::{Outcome, Request};
+use crate::decide::transition::replay::{self, Recorded};
 
-/// `value` without any `log` key, at any depth.
-fn without_log(value: Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.into_iter()
-                .filter(|(key, _)| key != "log")
-                .map(|(key, inner)| (key, without_log(inner)))
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.into_iter().map(without_log).collect()),
-        other => other,
+/// A column of the event the earlier run wrote: `None` when it is NULL
+/// (a live schema may allow it) or of another type.
+fn column<T: for<'a> postgres::types::FromSql<'a>>(row: &postgres::Row, name: &str) -> Option<T> {
+    row.try_get::<_, Option<T>>(name).ok().flatten()
+}
+
+/// The earlier run's event, from step 6's row.
+fn recorded(row: &postgres::Row) -> Recorded {
+    Recorded {
+        deployment_id: column(row, "deployment_id"),
+        payload: column(row, "payload"),
+        kind: column(row, "kind"),
+        id: column(row, "id"),
+        sequence: column(row, "sequence"),
+        occurred_at: column(row, "occurred_at"),
     }
 }
 
-/// A column of the event the earlier run wrote; NULL (a live schema may
-/// allow it) or unreadable is a refusal naming `deployment_events.column`,
-/// never a panic.
-fn column<T: for<'a> postgres::types::FromSql<'a>>(
-    row: &postgres::Row,
-    name: &str,
-    key: &str,
-) -> Result<T> {
-    match row.try_get::<_, Option<T>>(name) {
-        Ok(Some(value)) => Ok(value),
-        Ok(None) | Err(_) => Err(exit::refused(format!(
-            "the event an earlier run wrote with idempotency key {key} has no readable \
-             deployment_events.{name} (NULL or of another type), so what it did cannot be told; \
-             nothing was written now. Look at that event (`pushleft-controller history`) before \
-             deciding again"
-        ))),
-    }
-}
-
-/// `--expect-path` and `--expect-fingerprint` hold a replay too: the path
-/// the earlier run applied; the state it acted on (`recorded`) or the one
-/// the deployment is in `now`.
-fn held_to_expectations(
-    request: &Request,
-    id: Uuid,
-    key: &str,
-    path: BreakGlassPath,
-    recorded: Option<&str>,
-    now: Option<&str>,
-) -> Result<()> {
-    if let Some(expected) = request.expect_path
-        && expected != path
-    {
-        return Err(exit::refused(format!(
-            "deployment {id}: an earlier run with idempotency key {key} already applied {}, not \
-             the expected {}; nothing was written now. Re-diagnose before deciding again",
-            path.as_str(),
-            expected.as_str()
-        )));
-    }
-    if let Some(expected) = &request.expect_fingerprint
-        && recorded != Some(expected.trim())
-        && now != Some(expected.trim())
-    {
-        return Err(exit::conflict(format!(
-            "deployment {id}: an earlier run with idempotency key {key} acted on the state with \
-             fingerprint {} and the deployment is at {} now, not {}; nothing was written now. \
-             It changed since: `{}` shows it as it is now",
-            recorded.unwrap_or("(not recorded)"),
-            now.unwrap_or("(not read)"),
-            expected.trim(),
-            crate::model::NextCommand::diagnose(id)
-        )));
-    }
-    Ok(())
-}
-
-/// `now`: the fingerprint of the state now, read under the locks (only
-/// when the request is held to a fingerprint).
+/// The earlier run's outcome (nothing is written). `now`: the
+/// fingerprint of the state now, read under the locks (only when the
+/// request is held to a fingerprint).
 pub fn replay(
     request: &Request,
     id: Uuid,
@@ -95,66 +37,5 @@ pub fn replay(
     row: &postgres::Row,
     now: Option<&str>,
 ) -> Result<Outcome> {
-    let event_deployment: Uuid = column(row, "deployment_id", key)?;
-    let payload = without_log(column(row, "payload", key)?);
-    let reason = payload.get("reason").and_then(Value::as_str).unwrap_or("");
-    if event_deployment != id || reason != request.reason {
-        return Err(exit::conflict(format!(
-            "idempotency key {key} was already used for {} with {}; nothing was written. \
-             Use a new --idempotency-key, or the original deployment and reason",
-            if event_deployment == id {
-                "this deployment".to_string()
-            } else {
-                format!("deployment {event_deployment}")
-            },
-            if reason == request.reason {
-                "the same reason"
-            } else {
-                "a different reason"
-            }
-        )));
-    }
-    let kind: String = column(row, "kind", key)?;
-    let path = BreakGlassPath::of_event_kind(&kind);
-    let recorded = payload
-        .pointer("/audit/fingerprint")
-        .and_then(Value::as_str);
-    held_to_expectations(request, id, key, path, recorded, now)?;
-    let previous = payload
-        .pointer("/audit/previous_status")
-        .and_then(Value::as_str)
-        .unwrap_or("unknown");
-    Ok(Outcome {
-        deployment_id: id,
-        target: None,
-        path,
-        applied: true,
-        replayed: true,
-        dry_run: request.dry_run,
-        previous_status: DeploymentStatus::parse(previous),
-        new_status: new_status(path),
-        stuck: payload
-            .pointer("/audit/stuck")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
-        stuck_for_seconds: payload
-            .pointer("/audit/stuck_for_seconds")
-            .and_then(Value::as_i64),
-        event: EventOut {
-            id: column(row, "id", key)?,
-            sequence: column(row, "sequence", key)?,
-            kind,
-            payload,
-            occurred_at: column(row, "occurred_at", key)?,
-        },
-        idempotency_key: key.to_string(),
-        fingerprint: None,
-        evidence: Vec::new(),
-        findings: Vec::new(),
-        next_command: NextCommand::wait(id),
-    })
+    replay::replay(&request.asked(), id, key, recorded(row), now)
 }
-
-#[cfg(test)]
-#[path = "replay_tests.rs"]
-mod tests;

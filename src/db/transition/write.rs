@@ -1,27 +1,20 @@
 //! Steps 10 and 12 (README, "fail-safely, step by step"): the runbook's
-//! UPDATE and the event with the audit, in one statement, each checked
-//! against what the database returns, and after the guard, just before
-//! COMMIT, what the database holds (read in step 11's message) checked
-//! against what was written.
+//! UPDATE and the event with the audit, in one statement, and after the
+//! guard, just before COMMIT, what the database holds (read in step 11's
+//! message). `decide::transition::written` checks each against what was
+//! written.
 
 use crate::db::columns::{Columns, JsonRow};
 use crate::db::session::Pinned;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::{Map, Value, json};
-use uuid::Uuid;
 
 use super::{EventOut, Request};
 use crate::db::sql;
 use crate::decide::Stuck;
-use crate::exit;
-use crate::model::text::escaped;
-use crate::model::{BreakGlassPath, DeploymentSnapshot, DeploymentStatus};
-
-/// What the transaction wrote, to check the database against.
-pub(super) struct Written {
-    pub(super) status: DeploymentStatus,
-    event: EventOut,
-}
+use crate::decide::transition::written::{self, Reread, RereadEvent, Returned, Stored, Written};
+use crate::decide::transition::{Change, Decision, trail_has_room};
+use crate::model::{BreakGlassPath, DeploymentSnapshot};
 
 /// The event's payload: the runbook's keys (`reason`, `operator` for a
 /// teardown) and the audit.
@@ -90,198 +83,94 @@ pub(super) struct Who {
     pub(super) current_user: String,
 }
 
-/// What the decision of step 9 wrote into the event.
-pub(super) struct Decided<'a> {
-    pub(super) path: BreakGlassPath,
-    pub(super) key: &'a str,
-    pub(super) stuck: &'a Stuck,
-    pub(super) fingerprint: &'a str,
-}
-
 /// Step 10: the runbook's UPDATE, exactly one row, then the event with
 /// sequence = max + 1, the runbook's payload keys and the audit, in one
-/// statement. Both checked against what the database returns.
+/// statement, for the change step 9 decided (and the idempotency key).
+/// Both checked against what the database returns.
 pub(super) fn write(
     tx: &mut Pinned<'_>,
     request: &Request,
     snapshot: &DeploymentSnapshot,
-    decided: &Decided<'_>,
+    (decision, key): (&Decision, &str),
     who: &Who,
 ) -> Result<Written> {
-    let Decided {
-        path,
-        key,
-        stuck,
-        fingerprint,
-    } = *decided;
+    let change = decision.change;
     let id = snapshot.deployment.id;
-    refuse_full_trail(snapshot)?;
-    let schema = &request.schema;
-    let update = match path {
-        BreakGlassPath::OperatorFailed => &sql::fail_safely::MARK_FAILED,
-        BreakGlassPath::TeardownRequested => &sql::fail_safely::REQUEST_TEARDOWN,
-        BreakGlassPath::None => {
-            return Err(exit::refused(format!(
-                "nothing to do for deployment {id}; nothing was written"
-            )));
-        }
+    trail_has_room(snapshot)?;
+    let update = match change {
+        Change::MarkFailed => &sql::fail_safely::MARK_FAILED,
+        Change::RequestTeardown => &sql::fail_safely::REQUEST_TEARDOWN,
     };
-    let Some(status) = path.new_status() else {
-        return Err(exit::refused(format!(
-            "nothing to do for deployment {id}; nothing was written"
-        )));
-    };
+    let path = change.path();
     let payload = payload(
         request,
         snapshot,
         path,
         key,
-        stuck,
-        fingerprint,
+        &decision.stuck,
+        &decision.fingerprint,
         who.session_user.clone(),
         who.current_user.clone(),
     );
-    let row = update.query_one(tx, schema, &[&id, &path.as_str(), &payload])?;
-    let updated: i64 = row.get("updated");
-    if updated != 1 {
-        return Err(exit::refused(format!(
-            "deployment {id}: the runbook's UPDATE matched {updated} rows instead of 1; rolled back, nothing was written. Re-diagnose"
-        )));
-    }
-    let holds: String = row.get("status");
-    if holds != status.as_str() || row.get::<_, Uuid>("id") != id {
-        return Err(values_differ(
-            id,
-            &format!(
-                "the runbook's UPDATE set status {status}, but the row holds `{}`",
-                escaped(&holds)
-            ),
-        ));
-    }
-    let event = EventOut {
-        id: row.get("event_id"),
-        sequence: row.get("sequence"),
-        kind: row.get("kind"),
-        payload: row.get("payload"),
-        occurred_at: row.get("occurred_at"),
+    let row = update.query_one(tx, &request.schema, &[&id, &path.as_str(), &payload])?;
+    let returned = returned(&row).context("reading what the runbook's UPDATE returned")?;
+    written::check_returned(id, change, payload, returned)
+}
+
+/// Step 10's row: each column as the database holds it (NULL where the
+/// UPDATE touched no row or appended no event).
+fn returned(row: &postgres::Row) -> Result<Returned> {
+    let event = match (
+        row.col("event_id")?,
+        row.col("event_deployment_id")?,
+        row.col("sequence")?,
+        row.col("kind")?,
+        row.col("payload")?,
+        row.col("occurred_at")?,
+    ) {
+        (Some(id), Some(deployment_id), Some(sequence), Some(kind), Some(payload), Some(at)) => {
+            Some(Stored {
+                deployment_id,
+                event: EventOut {
+                    id,
+                    sequence,
+                    kind,
+                    payload,
+                    occurred_at: at,
+                },
+            })
+        }
+        _ => None,
     };
-    let event_deployment: Uuid = row.get("event_deployment_id");
-    check_event(id, &event, event_deployment, path, &payload)?;
-    Ok(Written {
-        status,
-        event: EventOut { payload, ..event },
+    Ok(Returned {
+        updated: row.col("updated")?,
+        id: row.col("id")?,
+        status: row.col("status")?,
+        event,
     })
 }
 
-/// Before anything is written: the event (`sequence = max + 1`) must fit
-/// in a bigint. A trail at its largest value is refused, with what to do,
-/// instead of the INSERT failing with "bigint out of range".
-fn refuse_full_trail(snapshot: &DeploymentSnapshot) -> Result<()> {
-    let Some(last) = crate::decide::edges::trail_full(snapshot) else {
-        return Ok(());
-    };
-    Err(exit::refused(format!(
-        "fail-safely refuses to change deployment {}: its event trail is at the largest \
-         sequence number a bigint holds (event {} has sequence {}); no event can be appended, \
-         and the runbook's change is only ever made together with its event and audit. \
-         Nothing was written. No control plane counts that far: the sequence was set by hand \
-         or by a bug. Find out who wrote event {} (the runbook forbids deleting or renumbering \
-         events) and escalate to the control plane's owners",
-        snapshot.deployment.id, last.id, last.sequence, last.id
-    )))
-}
-
-/// The event as stored must be the one written: for this deployment, of
-/// this kind, with this payload.
-fn check_event(
-    id: Uuid,
-    stored: &EventOut,
-    stored_deployment: Uuid,
-    path: BreakGlassPath,
-    payload: &Value,
-) -> Result<()> {
-    if stored_deployment != id {
-        return Err(values_differ(
-            id,
-            &format!("the event was written for deployment {stored_deployment}"),
-        ));
-    }
-    if stored.kind != path.as_str() {
-        return Err(values_differ(
-            id,
-            &format!(
-                "the event was written as {}, but the database holds kind `{}`",
-                path.as_str(),
-                escaped(&stored.kind)
-            ),
-        ));
-    }
-    if &stored.payload != payload {
-        return Err(values_differ(
-            id,
-            "the event's payload the database holds is not the one written",
-        ));
-    }
-    Ok(())
-}
-
-/// The database holds other values than those written: a trigger (or
-/// something else in the database) changed them.
-fn values_differ(id: Uuid, what: &str) -> anyhow::Error {
-    exit::refused(format!(
-        "guard: the transaction for deployment {id} does not hold what it wrote: {what}. \
-         Something in the database (a trigger) changed it; everything was rolled back and \
-         nothing was written. Find out what changed it before retrying (`pushleft-controller \
-         doctor` lists the triggers)"
-    ))
-}
-
-/// Step 12: just before COMMIT, what the database holds (`reread`, read
-/// in step 11's message) must still be exactly what was written, for the
-/// ids written. Returns the event as stored.
-pub(super) fn reread(id: Uuid, reread: &Value, written: &Written) -> Result<EventOut> {
+/// Step 12's read-back (`14_reread.sql`, read in step 11's message), as
+/// read: `None` when no row came back (the deployment row is gone); the
+/// event's columns only when it was found.
+pub(super) fn read_back(reread: &Value) -> Result<Option<Reread>> {
     let Value::Object(map) = reread else {
-        return Err(values_differ(id, "the deployment row is gone"));
+        return Ok(None);
     };
     let row = JsonRow(map);
-    let ids: Option<String> = row.col("written")?;
-    if ids.as_deref() != Some(format!("{id} {}", written.event.id).as_str()) {
-        return Err(values_differ(
-            id,
-            "the read-back was pointed at other rows than those written",
-        ));
-    }
-    let status: String = row.col("status")?;
-    if status != written.status.as_str() {
-        return Err(values_differ(
-            id,
-            &format!(
-                "the deployment holds status `{}` before COMMIT, not {}",
-                escaped(&status),
-                written.status
-            ),
-        ));
-    }
-    if !row.col::<bool>("event_found")? {
-        return Err(values_differ(id, "the event written is gone"));
-    }
-    let stored = EventOut {
-        id: written.event.id,
-        sequence: row.col("sequence")?,
-        kind: row.col("kind")?,
-        payload: row.col("payload")?,
-        occurred_at: row.col("occurred_at")?,
+    let event = match row.col::<bool>("event_found")? {
+        true => Some(RereadEvent {
+            deployment_id: row.col("deployment_id")?,
+            sequence: row.col("sequence")?,
+            kind: row.col("kind")?,
+            payload: row.col("payload")?,
+            occurred_at: row.col("occurred_at")?,
+        }),
+        false => None,
     };
-    let path = BreakGlassPath::of_event_kind(&written.event.kind);
-    check_event(
-        id,
-        &stored,
-        row.col("deployment_id")?,
-        path,
-        &written.event.payload,
-    )?;
-    if stored.sequence != written.event.sequence {
-        return Err(values_differ(id, "the event's sequence changed"));
-    }
-    Ok(stored)
+    Ok(Some(Reread {
+        written: row.col("written")?,
+        status: row.col("status")?,
+        event,
+    }))
 }

@@ -1,19 +1,18 @@
 //! `--output markdown`: a compact report to paste into an incident ticket.
 //! The verdict and its evidence first, the findings, the key rows, absolute
 //! UTC times, the snapshot time, the tool version and the exact command
-//! that produced it. Database text is made visible (control characters)
-//! and escaped for markdown, so a `|` or a backtick in a payload cannot
-//! break a table or open a code span; secrets stay out exactly as in the
-//! table output (no `log` key is ever read; the command line shows no
-//! password or database URL).
-
-mod reports;
-
-pub use reports::{diagnose, fail_safely, history, stuck};
+//! that produced it. Each report's markdown sits beside its table renderer
+//! (`ui::diagnose::markdown`, `ui::stuck::markdown`, `ui::fail_safely`,
+//! `ui::history`, `ui::plan`); here are the primitives they share. Database
+//! text is made visible (control characters) and escaped for markdown, so
+//! a `|` or a backtick in a payload cannot break a table or open a code
+//! span; secrets stay out exactly as in the table output (no `log` key is
+//! ever read; the command line shows no password or database URL).
 
 use chrono::{DateTime, Utc};
 
 use super::sanitize::visible;
+use crate::model::assessment::Severity;
 use crate::model::connection::APPLICATION_NAME;
 use crate::model::next::{TOOL, shell_quote};
 
@@ -45,6 +44,20 @@ pub fn escape(text: &str) -> String {
 /// impossible to escape in markdown, so they are left out.
 pub fn code(text: &str) -> String {
     format!("`{}`", visible(text).replace('`', "'"))
+}
+
+/// A finding's mark, as the screen shows it too.
+pub fn mark(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Problem => "✗",
+        Severity::Warning => "!",
+        Severity::Info => "·",
+    }
+}
+
+/// Text, or a dash for none.
+pub fn or_dash(text: Option<String>) -> String {
+    text.unwrap_or_else(|| "—".to_string())
 }
 
 /// A time as every report writes it: absolute, UTC, to the second.

@@ -1,25 +1,27 @@
 //! `diagnose` on the screen: the verdict first, then one table per runbook
-//! section (`diagnose_sections`); or one JSON document, the model's
-//! [`DiagnoseReport`].
+//! section (`sections`); for a ticket, the markdown (`markdown`); or one
+//! JSON document. All three draw from the model's [`DiagnoseReport`] alone:
+//! what `decide` concluded is in it, and nothing here judges again.
+
+mod markdown;
+mod sections;
 
 use serde::Serialize;
 
 use super::OutputFormat;
-use super::diagnose_sections::{self as sections, Body};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
 use super::text::{command_lines, width_of, wrap};
-use crate::decide::{Policy, Severity, Verdict};
+use crate::model::BreakGlassPath;
+use crate::model::assessment::{Severity, Verdict};
 use crate::model::diagnose::DiagnoseReport;
-use crate::model::{BreakGlassPath, DeploymentSnapshot};
+use sections::Body;
 
-/// A diagnosis to show: the JSON document, and what the screen and the
-/// ticket are drawn from (the snapshot as read, the staleness policy).
+/// A diagnosis to show: its document, which the screen, the ticket and
+/// JSON are all drawn from.
 pub struct Diagnosis<'a> {
     pub document: DiagnoseReport<'a>,
-    pub snapshot: &'a DeploymentSnapshot,
-    pub policy: &'a Policy,
 }
 
 impl Serialize for Diagnosis<'_> {
@@ -39,7 +41,7 @@ impl Report for Diagnosis<'_> {
             .region
             .as_ref()
             .map(|region| Line::Note(format!("region {region} (connection service)")));
-        let table = diagnose_table(out, self.snapshot, d.verdict, d.fingerprint, self.policy);
+        let table = diagnose_table(out, d);
         region.into_iter().chain([Line::Out(table)]).collect()
     }
 
@@ -54,20 +56,15 @@ impl Report for Diagnosis<'_> {
     }
 
     fn markdown(&self, _out: &Output) -> Vec<Line> {
-        let d = &self.document;
-        vec![Line::Out(super::markdown::diagnose(
-            self.snapshot,
-            d.verdict,
-            d.fingerprint,
-        ))]
+        vec![Line::Out(markdown::diagnose(&self.document))]
     }
 }
 
 /// The verdict block: headline, why, next step, findings. The first lines
 /// an operator reads say what is wrong and what to do; the command to run
 /// stands alone on its line, whole.
-pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) -> Vec<String> {
-    let width = out.width;
+pub fn verdict_lines(out: &Output, d: &DiagnoseReport) -> Vec<String> {
+    let (width, verdict) = (out.width, d.verdict);
     let mut lines = headline_lines(out, verdict);
     // For "nothing to do" the headline already says why.
     if !verdict.headline.contains(&verdict.reason) {
@@ -81,10 +78,10 @@ pub fn verdict_lines(out: &Output, s: &DeploymentSnapshot, verdict: &Verdict) ->
     lines.extend(next_lines(out, verdict));
     let about = format!(
         "deployment {} · {} · org {} · read at {}",
-        s.deployment.id,
-        visible(&s.deployment.status.to_string()),
-        crate::model::short_or_null(s.deployment.org_id),
-        s.snapshot.at.format("%Y-%m-%d %H:%M:%SZ"),
+        d.deployment.id,
+        visible(&d.deployment.status.to_string()),
+        crate::model::short_or_null(d.deployment.org_id),
+        d.snapshot.at.format("%Y-%m-%d %H:%M:%SZ"),
     );
     lines.extend(wrap(&about, width, "  ", "    "));
     for finding in &verdict.findings {
@@ -148,20 +145,14 @@ fn empty_lines(empty: &[&str], width: usize) -> Vec<String> {
 }
 
 /// The whole table rendering of a diagnosis.
-pub fn diagnose_table(
-    out: &Output,
-    s: &DeploymentSnapshot,
-    verdict: &Verdict,
-    fingerprint: &str,
-    policy: &Policy,
-) -> String {
-    let mut text = verdict_lines(out, s, verdict).join("\n");
+pub fn diagnose_table(out: &Output, d: &DiagnoseReport) -> String {
+    let mut text = verdict_lines(out, d).join("\n");
     text.push('\n');
     let mut tables = String::new();
     let mut empty = Vec::new();
-    let view = sections::View { out, s, policy };
+    let view = sections::View { out, s: d };
     let all = [
-        ("Deployment", sections::deployment(&view, verdict.path)),
+        ("Deployment", sections::deployment(&view, d.verdict.path)),
         ("Events", sections::events(&view)),
         ("Jobs", sections::jobs(&view)),
         ("Agent results", sections::results(&view)),
@@ -198,6 +189,6 @@ pub fn diagnose_table(
         text.push('\n');
     }
     text.push_str(&tables);
-    text.push_str(&format!("\nfingerprint {fingerprint}"));
+    text.push_str(&format!("\nfingerprint {}", d.fingerprint));
     text
 }

@@ -1,18 +1,18 @@
 //! One table per section of the runbook's Diagnosis, for `diagnose`'s
-//! table output. Each returns the section's [`Body`]: its table, or the
-//! words for nothing there (`no routes`), which `diagnose` collapses into
-//! one line.
+//! table output, drawn from the document. Each returns the section's
+//! [`Body`]: its table, or the words for nothing there (`no routes`), which
+//! `diagnose` collapses into one line.
 //! Times are shown as age and absolute time; free text (errors, payloads)
 //! is what gives way on a narrow screen.
 
 use chrono::{DateTime, Utc};
 
-use super::output::{Output, Paint};
-use super::table::{Cell, Table, col};
-use super::text::{when, wrapped};
-use crate::decide::Policy;
 use crate::duration::ago;
-use crate::model::{BreakGlassPath, DeploymentSnapshot, NodeStatus, ResultOutcome, short_id};
+use crate::model::diagnose::DiagnoseReport;
+use crate::model::{BreakGlassPath, NodeStatus, ResultOutcome, short_id};
+use crate::ui::output::{Output, Paint};
+use crate::ui::table::{Cell, Table, col};
+use crate::ui::text::{stamp, when, wrapped};
 
 /// What a section shows.
 pub enum Body {
@@ -24,14 +24,14 @@ pub enum Body {
 /// The rows a section shows at most.
 pub const SECTION_ROWS: usize = 25;
 
-/// What every section is drawn from.
-pub struct View<'a> {
-    pub out: &'a Output,
-    pub s: &'a DeploymentSnapshot,
-    pub policy: &'a Policy,
+/// What every section is drawn from: the screen, and the document (`s`:
+/// the snapshot as decided).
+pub struct View<'v, 'a> {
+    pub out: &'v Output,
+    pub s: &'v DiagnoseReport<'a>,
 }
 
-impl View<'_> {
+impl View<'_, '_> {
     fn now(&self) -> DateTime<Utc> {
         self.s.snapshot.at
     }
@@ -107,14 +107,15 @@ pub fn deployment(v: &View, path: BreakGlassPath) -> Body {
 
 pub fn events(v: &View) -> Body {
     let s = v.s;
-    let hidden = s.events_total - s.events.len() as i64;
+    let rows = s.event_rows();
+    let hidden = s.events_total - rows.len() as i64;
     let mut t = Table::new(&[
         col("seq"),
         col("kind"),
         col("occurred"),
         col("payload (without log)").shrink(),
     ]);
-    for e in &s.events {
+    for e in rows {
         t.row(vec![
             Cell::new(e.sequence),
             Cell::new(&e.kind),
@@ -150,7 +151,7 @@ pub fn jobs(v: &View) -> Body {
         col("lease expires").drop(1),
         col("last error").shrink(),
     ]);
-    for j in &s.jobs {
+    for j in s.jobs {
         let lease_expired = j.lease_expired(now);
         t.row(vec![
             Cell::new(short_id(j.id)),
@@ -178,7 +179,7 @@ pub fn results(v: &View) -> Body {
         col("outcome"),
         col("output (without log)").shrink(),
     ]);
-    for r in &s.results {
+    for r in s.results {
         t.row(vec![
             Cell::new(v.when(Some(r.reported_at))),
             Cell::new(&r.kind),
@@ -194,7 +195,7 @@ pub fn results(v: &View) -> Body {
 pub fn sources(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("source snapshot"), col("verified")]);
-    for x in &s.source_snapshots {
+    for x in s.source_snapshots {
         t.row(vec![
             Cell::new(short_id(x.id)),
             Cell::new(v.when(x.verified_at)).paint_if(x.verified_at.is_none(), Paint::Bad),
@@ -206,7 +207,7 @@ pub fn sources(v: &View) -> Body {
 pub fn artifacts(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("artifact"), col("image").shrink()]);
-    for a in &s.release_artifacts {
+    for a in s.release_artifacts {
         t.row(vec![Cell::new(short_id(a.id)), Cell::new(&a.image)]);
     }
     empty_or(v, &t, "no release artifact")
@@ -221,11 +222,11 @@ pub fn instances(v: &View) -> Body {
         col("active node"),
         col("generation").drop(1),
     ]);
-    for i in &s.instances {
+    for i in s.instances {
         let dead = i
             .active_node_id
             .and_then(|n| s.node(n))
-            .is_some_and(|n| v.policy.is_dead(n, v.now()));
+            .is_some_and(|n| n.dead);
         t.row(vec![
             Cell::new(short_id(i.id)),
             Cell::new(&i.role_name),
@@ -246,7 +247,7 @@ pub fn reservations(v: &View) -> Body {
         col("status"),
         col("created").drop(1),
     ]);
-    for a in &s.allocations {
+    for a in s.allocations {
         t.row(vec![
             Cell::new(s.node_name(a.node_id)),
             Cell::new(short_id(a.resource_id)),
@@ -261,7 +262,7 @@ pub fn reservations(v: &View) -> Body {
 pub fn routes(v: &View) -> Body {
     let s = v.s;
     let mut t = Table::new(&[col("hostname"), col("generation"), col("status")]);
-    for r in &s.routes {
+    for r in s.routes {
         t.row(vec![
             Cell::new(&r.hostname),
             Cell::new(r.route_generation),
@@ -283,7 +284,7 @@ pub fn network_attachments(v: &View) -> Body {
         col("node"),
         col("created").drop(1),
     ]);
-    for a in &s.network_attachments {
+    for a in s.network_attachments {
         t.row(vec![
             Cell::new(short_id(a.id)),
             Cell::new(&a.segment).paint_if(true, Paint::Bad),
@@ -303,15 +304,15 @@ pub fn nodes(v: &View) -> Body {
         col("schedulable").drop(1),
         col("heartbeat"),
     ]);
-    for n in &s.nodes {
-        let stale = v.policy.is_stale(n, v.now());
+    for view in &s.nodes {
+        let (n, stale) = (view.node, view.stale);
         let offline = n.status == NodeStatus::Offline;
         let heartbeat = match (n.heartbeat_age_seconds, n.last_seen_at) {
             (Some(age), Some(at)) => format!(
                 "{}{} · {}",
                 ago(age),
                 if stale { " (stale)" } else { "" },
-                super::text::stamp(at)
+                stamp(at)
             ),
             _ => "never".to_string(),
         };
