@@ -26,7 +26,7 @@ use crate::cli::{Cli, Command, GlobalArgs};
 use crate::db;
 use crate::db::connect::{self, ConnectOptions, Reached, Settings};
 use crate::db::sql::Schema;
-use crate::exit::{self, ErrorKind, ExitCode, Lost};
+use crate::exit::{self, ErrorKind, ExitCode};
 use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output, report::Report};
 pub use line::{command, help_topic, misplaced_option, wants_json_version};
@@ -190,29 +190,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 /// that nothing was written, and how to rerun it; a permission denied
 /// also names the role that lacks it.
 fn explain_read_failure(ctx: &Context, command: &Command, err: anyhow::Error) -> anyhow::Error {
-    let Some((mut doing, rerun)) = read_only_command(command) else {
+    let Some((doing, rerun)) = read_only_command(command) else {
         return err;
     };
-    let denied = db::errors::db_error(&err)
-        .is_some_and(|db| db.failure == crate::db_failure::DbFailure::InsufficientPrivilege);
     // The reads run as the user they connect as (no --role for reads).
-    if denied && let Ok(settings) = Settings::from_options(&ctx.global.connect_options()) {
-        doing = format!("{doing} as role {}", settings.target().user);
-    }
-    let err = exit::explain_lost(
-        err,
-        Lost {
-            doing: &doing,
-            written: ". This command only reads: nothing was written",
-            next: &exit::rerun_when_up(&rerun),
-        },
-    );
+    let user = Settings::from_options(&ctx.global.connect_options())
+        .ok()
+        .map(|settings| settings.target().user);
     db::errors::explain(
         err,
-        db::errors::Doing {
+        &db::errors::Doing::Reading {
             what: &doing,
-            written: "This command only reads: nothing was written",
             rerun: &rerun.to_string(),
+            user: user.as_deref(),
         },
     )
 }
