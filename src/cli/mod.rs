@@ -1,6 +1,10 @@
-//! The command-line interface, as a clap derive definition, and the one
-//! place its arguments become requests (`requests`). Completions and
-//! man pages are generated from this (see `commands::generate`).
+//! The command line, all of it (README, "The layers"): the clap derive
+//! definition, the process from argv to its exit status (`entry`), what
+//! the raw line asks beyond the derive (`line`), each command's formats
+//! (`formats`), the usage errors (`usage`), and the one place the
+//! arguments become requests (`requests`). Nothing else in the tool knows
+//! clap (`tests/it/layers.rs` holds it). Completions and man pages are
+//! generated from this (see `commands::generate`).
 
 use std::time::Duration;
 
@@ -10,13 +14,18 @@ mod approvals;
 mod args;
 mod command;
 pub mod complete;
+mod entry;
+mod formats;
 mod history;
+mod line;
 mod requests;
 mod stuck;
+mod usage;
 
 pub use approvals::{ApprovalsCommand, ApprovalsInstallArgs};
 pub use args::*;
-pub use command::{Formats, TOPICS, command};
+pub use command::{TOPICS, command};
+pub use entry::{Run, main};
 pub use history::{HistoryArgs, WhenArg, parse_when};
 pub use stuck::{DeploymentStatusArg, GroupByArg, PathArg, SortArg, StuckArgs};
 

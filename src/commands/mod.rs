@@ -7,10 +7,8 @@ pub mod diagnose;
 pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
-mod formats;
 pub mod generate;
 pub mod history;
-mod line;
 pub mod regions;
 pub mod sandbox;
 pub mod stuck;
@@ -29,7 +27,6 @@ use crate::db::sql::Schema;
 use crate::exit::{self, ErrorKind, ExitCode};
 use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ui::{self, Output, report::Report};
-pub use line::{command, help_topic, misplaced_option, wants_json_version};
 
 /// What every command gets: the global options and how to render.
 pub struct Context {
@@ -170,7 +167,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             crate::cli::visible_commands().join(", ")
         )));
     };
-    formats::check(command, ctx.output.format)?;
     let result = match command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),
         Command::Generate(args) => generate::run(&ctx, args),
