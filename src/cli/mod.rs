@@ -20,6 +20,7 @@ mod line;
 mod requests;
 mod stuck;
 mod usage;
+mod values;
 
 pub use approvals::{ApprovalsCommand, ApprovalsInstallArgs};
 pub use args::*;

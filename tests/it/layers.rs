@@ -1,8 +1,9 @@
 //! The architecture, held: each layer of `src/` imports only from the
 //! layers below it (README, "Development"), no module reaches itself
 //! through its imports (`circles`), files and functions stay short
-//! (`size`), unit tests keep one style (`unit_tests`), and no SQL is
-//! written in Rust outside the registry's `sql/` files.
+//! (`size`), unit tests keep one style (`unit_tests`), clap and the
+//! database's SQLSTATEs each stay in their one folder (`one_place`), and
+//! no SQL is written in Rust outside the registry's `sql/` files.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 mod circles;
 mod code;
+mod one_place;
 mod shape;
 mod size;
 mod unit_tests;
