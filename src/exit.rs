@@ -3,8 +3,9 @@
 //! batch's codes merge into one, the most serious.
 //!
 //! Commands fail with `anyhow::Error`; an error that has a documented code
-//! carries it ([`failure`]), and `main` asks [`code_for`] and nothing else
-//! decides. The sentences for database errors are `db::errors`'.
+//! carries it (a [`Failure`], `exit/failure.rs`), and `main` asks
+//! [`code_for`] and nothing else decides. The sentences for database
+//! errors are `db::errors`'.
 
 mod failure;
 

@@ -7,8 +7,10 @@
 //! and the next step, with the exit code of its kind. Any other error
 //! passes unchanged (its kind still has its code, `DbFailure::code`).
 //!
-//! Nothing else in the tool reads an SQLSTATE or builds a sentence from a
-//! database failure (`tests/it/layers.rs` holds it).
+//! Nothing else in the tool reads an SQLSTATE or makes a sentence that
+//! explains a database failure (`tests/it/layers.rs` holds it); only the
+//! refusals of a session being opened are told by `db::connect`, which
+//! knows the host and where the password came from.
 
 mod classify;
 mod lost;
