@@ -1,11 +1,13 @@
 //! A database error as `db` classifies it where the error leaves the
 //! driver: the kind of failure (from the SQLSTATE, or the socket) and what
 //! the server said, with the driver's error inside. It is the foundation's,
-//! so `exit` maps a kind to an exit code (`DbFailure::code`) without the
-//! driver, and every layer asks an error's kind instead of reading its
-//! words.
+//! so a kind has its exit code (`DbFailure::code`) without the driver, and
+//! every layer asks an error's kind instead of reading its words. The
+//! sentence an operator reads is `db::errors`' (the one explainer).
 
 use std::fmt;
+
+use crate::exit::{ErrorKind, ExitCode};
 
 /// What kind of failure a database error is, classified once from its
 /// SQLSTATE (or the socket) by `db` where the error left the driver.
@@ -59,6 +61,30 @@ impl DbFailure {
             self,
             DbFailure::LostConnection | DbFailure::NotAcceptingConnections
         )
+    }
+
+    /// The exit code of this failure when nothing explains it (README,
+    /// "Output and exit codes"): the conflicts are safe to re-diagnose and
+    /// retry (5); the rest is 1.
+    pub fn code(self) -> ExitCode {
+        match self {
+            DbFailure::LockTimeout | DbFailure::SerializationFailure | DbFailure::Deadlock => {
+                ExitCode::Conflict
+            }
+            DbFailure::PolicyRefused => ExitCode::Refused,
+            _ => ExitCode::Unexpected,
+        }
+    }
+
+    /// The kind of this failure, with exit `code`.
+    pub fn kind(self, code: ExitCode) -> ErrorKind {
+        match self {
+            DbFailure::LostConnection | DbFailure::NotAcceptingConnections => {
+                ErrorKind::ConnectionLost
+            }
+            DbFailure::TooManyConnections => ErrorKind::ConnectionFailed,
+            _ => code.kind(),
+        }
     }
 }
 

@@ -1,14 +1,18 @@
-//! The exit-code contract (README, "Output and exit codes") in one place.
+//! The exit-code contract (README, "Output and exit codes") in one place:
+//! the documented codes, the kind of failure each stands for, and how a
+//! batch's codes merge into one, the most serious.
 //!
-//! Commands fail with `anyhow::Error`. Where a failure has a documented exit
-//! code, the error chain carries a [`Failure`] that says which; a database
-//! error nothing explained carries the [`DbError`] `db` classified it as
-//! when it left the driver, and its [`DbFailure`] says which code; anything
-//! else maps to 1. `main` calls [`code_for`] and nothing else decides.
+//! Commands fail with `anyhow::Error`; an error that has a documented code
+//! carries it (a [`Failure`], `exit/failure.rs`), and `main` asks
+//! [`code_for`] and nothing else decides. The sentences for database
+//! errors are `db::errors`'.
 
-use std::fmt;
+mod failure;
 
-use crate::db_failure::{DbError, DbFailure};
+pub use failure::{
+    Failure, Reported, Tag, code_for, command_failed, conflict, connection_lost, db_failure,
+    explained, interrupted, kind_for, not_found, refused, reported, tag, usage, wait_timed_out,
+};
 
 /// The documented exit codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +52,7 @@ impl ExitCode {
             ExitCode::Child(code) => code,
         }
     }
-}
 
-/// In JSON (the batch report), the number the process exits with.
-impl serde::Serialize for ExitCode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_i32(self.as_i32())
-    }
-}
-
-impl ExitCode {
     /// The kind of failure a code stands for, when nothing more precise
     /// is known.
     pub fn kind(self) -> ErrorKind {
@@ -74,6 +69,40 @@ impl ExitCode {
             ExitCode::Done | ExitCode::StuckFound | ExitCode::Unexpected => ErrorKind::Unexpected,
         }
     }
+
+    /// How serious a code is for a batch, most serious first: interrupted
+    /// (130, 143, 129), unexpected (1), refused (4), conflict (5), wait
+    /// timed out (6), not found (3), usage (2), done (0).
+    fn severity(self) -> u8 {
+        match self {
+            ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => 7,
+            ExitCode::Unexpected | ExitCode::Child(_) => 6,
+            ExitCode::Refused => 5,
+            ExitCode::Conflict => 4,
+            ExitCode::WaitTimedOut => 3,
+            ExitCode::NotFound => 2,
+            ExitCode::Usage => 1,
+            _ => 0,
+        }
+    }
+}
+
+/// In JSON (the batch report), the number the process exits with.
+impl serde::Serialize for ExitCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i32(self.as_i32())
+    }
+}
+
+/// A batch's exit code (of fail-safely or of wait): the most serious among
+/// its deployments' `codes`; 0 when every one was applied, replayed or
+/// verified.
+pub fn merge(codes: impl IntoIterator<Item = ExitCode>) -> ExitCode {
+    codes
+        .into_iter()
+        .max_by_key(|code| code.severity())
+        .filter(|code| code.severity() > 0)
+        .unwrap_or(ExitCode::Done)
 }
 
 /// What went wrong, as the `kind` of the JSON error document: scripts tell
@@ -122,175 +151,6 @@ impl ErrorKind {
     }
 }
 
-/// A failure whose exit code is part of the contract. The message is the
-/// whole sentence an operator reads: what failed and what to do next.
-#[derive(Debug)]
-pub struct Failure {
-    pub code: ExitCode,
-    pub kind: ErrorKind,
-    pub message: String,
-    /// The database failure the sentence explains, if it explains one.
-    pub db: Option<DbFailure>,
-}
-
-/// The exit code and kind of a database failure (README, "Output and exit
-/// codes"): the one mapping.
-impl DbFailure {
-    /// The exit code of this failure when nothing explains it: the
-    /// conflicts are safe to re-diagnose and retry (5); the rest is 1.
-    pub fn code(self) -> ExitCode {
-        match self {
-            DbFailure::LockTimeout | DbFailure::SerializationFailure | DbFailure::Deadlock => {
-                ExitCode::Conflict
-            }
-            DbFailure::PolicyRefused => ExitCode::Refused,
-            _ => ExitCode::Unexpected,
-        }
-    }
-
-    /// The kind of this failure, with exit `code`.
-    pub fn kind(self, code: ExitCode) -> ErrorKind {
-        match self {
-            DbFailure::LostConnection | DbFailure::NotAcceptingConnections => {
-                ErrorKind::ConnectionLost
-            }
-            DbFailure::TooManyConnections => ErrorKind::ConnectionFailed,
-            _ => code.kind(),
-        }
-    }
-}
-
-/// The database failure an error is or explains: its first [`Failure`]'s,
-/// else its [`DbError`]'s.
-pub fn db_failure(err: &anyhow::Error) -> Option<DbFailure> {
-    if let Some(f) = err.chain().find_map(|c| c.downcast_ref::<Failure>()) {
-        return f.db;
-    }
-    err.chain()
-        .find_map(|c| c.downcast_ref::<DbError>())
-        .map(|db| db.failure)
-}
-
-/// The sentence that explains the database failure `db`, with exit
-/// `code`; the error still says which failure it explains ([`db_failure`]).
-pub fn explained(db: DbFailure, code: ExitCode, message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(Failure {
-        code,
-        kind: db.kind(code),
-        message: message.into(),
-        db: Some(db),
-    })
-}
-
-/// A kind attached to an error without changing its words (see
-/// [`tag`]); renderers skip it when they print the chain.
-#[derive(Debug)]
-pub struct Tag(pub ErrorKind);
-
-impl fmt::Display for Tag {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Ok(())
-    }
-}
-
-impl std::error::Error for Tag {}
-
-/// Marks an error whose JSON document the command printed itself (`wait`
-/// on a timeout): `main` prints no second document.
-#[derive(Debug)]
-pub struct Reported;
-
-impl fmt::Display for Reported {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Ok(())
-    }
-}
-
-impl std::error::Error for Reported {}
-
-/// `err`, its JSON document already printed.
-pub fn reported(err: anyhow::Error) -> anyhow::Error {
-    err.context(Reported)
-}
-
-/// `err`, marked as being of `kind` (its exit code is unchanged).
-pub fn tag(err: anyhow::Error, kind: ErrorKind) -> anyhow::Error {
-    err.context(Tag(kind))
-}
-
-/// The kind of an error: a [`Tag`], else the first [`Failure`]'s, else a
-/// lost session, else what its exit code stands for.
-pub fn kind_for(err: &anyhow::Error) -> ErrorKind {
-    // A context value is found through the error itself, not its chain.
-    if let Some(Tag(kind)) = err.downcast_ref::<Tag>() {
-        return *kind;
-    }
-    for cause in err.chain() {
-        if let Some(f) = cause.downcast_ref::<Failure>() {
-            return f.kind;
-        }
-    }
-    if is_connection_lost(err) {
-        return ErrorKind::ConnectionLost;
-    }
-    code_for(err).kind()
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Failure {}
-
-fn failure(code: ExitCode, message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(Failure {
-        code,
-        kind: code.kind(),
-        message: message.into(),
-        db: None,
-    })
-}
-
-/// `sandbox -- CMD` could not run CMD: the shell's 127 (not found) or 126
-/// (found, not executable).
-pub fn command_failed(code: i32, message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Child(code), message)
-}
-
-/// Bad input or usage: exit 2.
-pub fn usage(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Usage, message)
-}
-
-/// The thing asked for does not exist: exit 3.
-pub fn not_found(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::NotFound, message)
-}
-
-/// A precondition, the guard, "nothing to do" or a missing terminal: exit 4.
-pub fn refused(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Refused, message)
-}
-
-/// A conflict, a lock timeout or a changed fingerprint; safe to re-diagnose
-/// and retry: exit 5.
-pub fn conflict(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::Conflict, message)
-}
-
-/// `wait` ran out of time: exit 6.
-pub fn wait_timed_out(message: impl Into<String>) -> anyhow::Error {
-    failure(ExitCode::WaitTimedOut, message)
-}
-
-/// The operator pressed Ctrl-C (exit 130), or SIGTERM (143) or SIGHUP
-/// (129) arrived: the code of the signal received.
-pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
-    failure(signal_code(), message)
-}
-
 /// The exit code of the signal received ([`for_signal`]): 130 when it
 /// was Ctrl-C, or none was.
 pub fn signal_code() -> ExitCode {
@@ -306,92 +166,6 @@ pub fn for_signal(signal: i32) -> ExitCode {
         nix::libc::SIGHUP => ExitCode::HungUp,
         _ => ExitCode::Interrupted,
     }
-}
-
-/// The exit code for an error: the first [`Failure`] in its chain, else
-/// what its database failure maps to ([`DbFailure::code`]), else 1.
-pub fn code_for(err: &anyhow::Error) -> ExitCode {
-    for cause in err.chain() {
-        if let Some(f) = cause.downcast_ref::<Failure>() {
-            return f.code;
-        }
-    }
-    err.chain()
-        .filter_map(|cause| cause.downcast_ref::<DbError>())
-        .map(|db| db.failure.code())
-        .find(|code| *code != ExitCode::Unexpected)
-        .unwrap_or(ExitCode::Unexpected)
-}
-
-/// Whether the error is the database session going away under us: the
-/// server terminated it (`pg_terminate_backend`, a shutdown), it crashed, or
-/// the socket closed. Such an error keeps exit 1 (unexpected); the commands
-/// turn it into a sentence that says whether anything was written.
-pub fn is_connection_lost(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<DbError>()
-            .is_some_and(|db| db.failure.ends_session())
-    })
-}
-
-/// What the server (or the socket) said when the session ended, for the
-/// message: the server's message, else the innermost cause.
-pub fn lost_connection_cause(err: &anyhow::Error) -> String {
-    err.chain()
-        .find_map(|cause| cause.downcast_ref::<DbError>())
-        .map(|db| match &db.server_message {
-            Some(said) => said.clone(),
-            None => {
-                let mut innermost: &dyn std::error::Error = db;
-                while let Some(cause) = innermost.source() {
-                    innermost = cause;
-                }
-                innermost.to_string()
-            }
-        })
-        .unwrap_or_else(|| "the connection closed".to_string())
-}
-
-/// The session was lost: exit 1, with `message` saying what was going on,
-/// whether anything was written, and what to do.
-pub fn connection_lost(message: impl Into<String>) -> anyhow::Error {
-    explained(DbFailure::LostConnection, ExitCode::Unexpected, message)
-}
-
-/// What a command was doing when its session went away, for the one
-/// sentence every command says then.
-#[derive(Debug, Clone, Copy)]
-pub struct Lost<'a> {
-    /// "while …": e.g. "diagnosing deployment d0000001".
-    pub doing: &'a str,
-    /// Whether anything can have been written, as a clause that follows
-    /// the cause, e.g. ". This command only reads: nothing was written".
-    pub written: &'a str,
-    /// The next step.
-    pub next: &'a str,
-}
-
-/// Turns a lost session into the sentence an operator needs: what was
-/// going on, what the server said, whether anything was written, and what
-/// to do. Any other error, or one already explained, passes unchanged.
-pub fn explain_lost(err: anyhow::Error, lost: Lost<'_>) -> anyhow::Error {
-    let explained = err.chain().any(|cause| cause.is::<Failure>());
-    if explained || !is_connection_lost(&err) {
-        return err;
-    }
-    connection_lost(format!(
-        "lost the connection to the database while {} ({}){}. Next step: {}",
-        lost.doing,
-        lost_connection_cause(&err),
-        lost.written,
-        lost.next
-    ))
-}
-
-/// The next step after a read-only command lost its session.
-pub fn rerun_when_up(rerun: impl fmt::Display) -> String {
-    format!("check that the database is up (`pushleft-controller doctor`), then rerun `{rerun}`")
 }
 
 #[cfg(test)]

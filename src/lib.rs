@@ -11,7 +11,8 @@
 //!   [`ops::Context`]), [`sandbox`] (the throwaway cluster, scenarios, the
 //!   simulated control plane) and [`docs`] (man pages and completions from
 //!   the clap definition).
-//! - [`cli`]: the clap definition.
+//! - [`cli`]: the command line, all of it: the clap definition, argv to
+//!   exit status, usage errors, arguments made into requests.
 //! - [`ui`]: tables, JSON, the prompt, progress, colours.
 //! - [`db`]: connecting (libpq's rules, TLS), the SQL registry, the read
 //!   snapshot, the scans, the guarded transition, the schema checks.
@@ -20,7 +21,7 @@
 //! - foundation, usable everywhere: [`exit`], [`db_failure`], [`duration`],
 //!   [`interrupt`].
 //!
-//! The binary (`main.rs`) is a thin shell around [`run`].
+//! The binary (`main.rs`) only hands [`run`] to [`cli::main`].
 
 pub mod cli;
 pub mod commands;

@@ -3,7 +3,7 @@
 //! completions and man pages"):
 //!
 //! - each command's `-o` offers only its report's formats (the table is
-//!   the commands', handed in as [`Formats`]);
+//!   in `formats`);
 //! - `-h` is short: the command's own options, each with its first
 //!   sentence, and one line pointing at `help connection` and `help
 //!   output`, where the shared options are shown once; `--help` has all;
@@ -14,10 +14,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, StyledStr, TypedValueParser};
 use clap::{Arg, Command, CommandFactory, ValueEnum};
 
-use super::{CONNECTION, Cli, OUTPUT, OutputFormat};
-
-/// The formats a command (as `--help` names it: `fleet list`) accepts.
-pub type Formats = fn(&str) -> &'static [OutputFormat];
+use super::{CONNECTION, Cli, OUTPUT, OutputFormat, formats};
 
 /// The help topics for the shared options: `help connection`, `help output`.
 pub const TOPICS: &[(&str, &str)] = &[("connection", CONNECTION), ("output", OUTPUT)];
@@ -27,10 +24,10 @@ const POINTER: &str =
     "Connection and output options: pushleft-controller help connection (or output)";
 
 /// The whole command line (parsing, help, man pages, completions).
-pub fn command(formats: Formats) -> Command {
+pub fn command() -> Command {
     let root = Cli::command()
         .mut_args(shared)
-        .mut_subcommands(|sub| own(sub, formats, ""));
+        .mut_subcommands(|sub| own(sub, ""));
     let topics: Vec<Command> = TOPICS
         .iter()
         .map(|(name, heading)| topic(&root, name, heading))
@@ -46,7 +43,7 @@ fn shared(arg: Arg) -> Arg {
 
 /// A command (`parent` names the one above it): its own options' short
 /// help, its own `-o`, the pointer; then the same for what is under it.
-fn own(sub: Command, formats: Formats, parent: &str) -> Command {
+fn own(sub: Command, parent: &str) -> Command {
     let name = if parent.is_empty() {
         sub.get_name().to_string()
     } else {
@@ -54,14 +51,14 @@ fn own(sub: Command, formats: Formats, parent: &str) -> Command {
     };
     let mut sub = sub.mut_args(|arg| first_sentence(arg.hide_env_values(true)));
     if sub.get_subcommands().next().is_none() {
-        sub = sub.arg(output_of(formats(&name)));
+        sub = sub.arg(output_of(formats::of(&name)));
     }
     let after = sub.get_after_help().map(ToString::to_string);
     sub = sub.after_help(match after {
         Some(after) => format!("{POINTER}\n\n{after}"),
         None => POINTER.to_string(),
     });
-    sub.mut_subcommands(|nested| own(nested, formats, &name))
+    sub.mut_subcommands(|nested| own(nested, &name))
 }
 
 /// `-h` shows the first sentence of an option's help; `--help` all of it.
@@ -104,7 +101,7 @@ fn output_of(formats: &'static [OutputFormat]) -> Arg {
 }
 
 /// Parses any format (one another command has is refused later, by
-/// `commands::formats`, with the commands that have it) but offers only
+/// `cli::formats`, with the commands that have it) but offers only
 /// the command's own: in help, completion and the error for a value that
 /// is no format at all.
 #[derive(Clone)]

@@ -35,7 +35,7 @@ pub fn write_all(dir: &Path) -> Result<()> {
     }
     let man = dir.join("man");
     fs::create_dir_all(&man).with_context(|| format!("creating {}", man.display()))?;
-    crate::docs::manpages::write(&man, super::command())
+    crate::docs::manpages::write(&man, crate::cli::command())
 }
 
 const BIN: &str = "pushleft-controller";

@@ -8,10 +8,8 @@ pub mod diagnose;
 pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
-mod formats;
 pub mod generate;
 pub mod history;
-mod line;
 pub mod sandbox;
 pub mod stuck;
 pub mod wait;
@@ -22,10 +20,9 @@ use anyhow::Result;
 use crate::cli::{Cli, Command};
 use crate::db;
 use crate::db::connect::Settings;
-use crate::exit::{self, ExitCode, Lost};
+use crate::exit::{self, ExitCode};
 use crate::model::next::{NextCommand, Subcommand as Sub};
 use crate::ops::Context;
-pub use line::{command, help_topic, misplaced_option, wants_json_version};
 
 /// Runs one parsed command line and says how the process should exit.
 pub fn run(cli: Cli) -> Result<ExitCode> {
@@ -37,7 +34,6 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             crate::cli::visible_commands().join(", ")
         )));
     };
-    formats::check(command, ctx.output.format)?;
     let result = match command {
         Command::Sandbox(args) => sandbox::run(&ctx, args),
         Command::Generate(args) => generate::run(&ctx, args),
@@ -57,29 +53,19 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 /// that nothing was written, and how to rerun it; a permission denied
 /// also names the role that lacks it.
 fn explain_read_failure(ctx: &Context, command: &Command, err: anyhow::Error) -> anyhow::Error {
-    let Some((mut doing, rerun)) = read_only_command(command) else {
+    let Some((doing, rerun)) = read_only_command(command) else {
         return err;
     };
-    let denied = db::errors::db_error(&err)
-        .is_some_and(|db| db.failure == crate::db_failure::DbFailure::InsufficientPrivilege);
     // The reads run as the user they connect as (no --role for reads).
-    if denied && let Ok(settings) = Settings::from_options(&ctx.global.connect_options()) {
-        doing = format!("{doing} as role {}", settings.target().user);
-    }
-    let err = exit::explain_lost(
-        err,
-        Lost {
-            doing: &doing,
-            written: ". This command only reads: nothing was written",
-            next: &exit::rerun_when_up(&rerun),
-        },
-    );
+    let user = Settings::from_options(&ctx.global.connect_options())
+        .ok()
+        .map(|settings| settings.target().user);
     db::errors::explain(
         err,
-        db::errors::Doing {
+        &db::errors::Doing::Reading {
             what: &doing,
-            written: "This command only reads: nothing was written",
             rerun: &rerun.to_string(),
+            user: user.as_deref(),
         },
     )
 }

@@ -29,7 +29,8 @@ pub fn run(ctx: &Context, args: &StuckArgs) -> Result<ExitCode> {
 
 /// `--watch`: the triaged scan, redrawn every `interval`.
 fn watching(ctx: &Context, args: &StuckArgs, interval: std::time::Duration) -> Result<ExitCode> {
-    let read = &mut |session: &mut crate::db::session::Session| stuck::scan_triaged(ctx, session, args);
+    let read =
+        &mut |session: &mut crate::db::session::Session| stuck::scan_triaged(ctx, session, args);
     watch::watch(ctx, interval, args.watch.count, read)
 }
 

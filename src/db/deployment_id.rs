@@ -7,7 +7,6 @@ use anyhow::{Context, Result};
 use uuid::Uuid;
 
 use crate::db::sql::{self, Schema};
-use crate::db_failure::{DbError, DbFailure};
 use crate::exit;
 
 const MIN_PREFIX: usize = 4;
@@ -109,20 +108,8 @@ pub fn choose(ids: &[Uuid], low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
     }
 }
 
-/// A table that does not exist, the first time a command reaches for one:
-/// most likely the wrong schema, which the operator can fix.
-pub fn missing_table(err: DbError, schema: &Schema) -> anyhow::Error {
-    if err.failure == DbFailure::UndefinedTable {
-        return exit::usage(format!(
-            "there is no table deployments in schema `{}` ({}): give the schema that holds the \
-             control plane's tables with --schema or PUSHLEFT_SCHEMA, and check it with \
-             `pushleft-controller doctor`",
-            schema.name().escape_debug(),
-            err.server_message.as_deref().unwrap_or_default()
-        ));
-    }
-    anyhow::Error::new(err)
-}
+/// A missing table's sentence (the explainer's, `db::errors`).
+pub use crate::db::errors::missing_table;
 
 #[cfg(test)]
 #[path = "deployment_id_tests.rs"]

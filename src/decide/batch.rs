@@ -2,7 +2,7 @@
 //! id per line, or the JSON of `stuck -o json`), and how the outcomes of a
 //! batch add up to one exit code.
 
-use crate::exit::{self, ExitCode};
+use crate::exit;
 pub use crate::model::batch::BatchResult;
 
 /// The ids a batch file names, in order, each once. `#` starts a comment;
@@ -61,32 +61,9 @@ fn push_once(ids: &mut Vec<String>, id: &str) {
     }
 }
 
-/// How serious an exit code is for a batch, most serious first:
-/// interrupted (130, 143, 129), unexpected (1), refused (4), conflict (5), wait timed
-/// out (6), not found (3), usage (2), done (0). A batch (of fail-safely or
-/// of wait) exits with the most serious code among its deployments; 0 when
-/// every one was applied, replayed or verified.
-pub fn severity(code: ExitCode) -> u8 {
-    match code {
-        ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => 7,
-        ExitCode::Unexpected | ExitCode::Child(_) => 6,
-        ExitCode::Refused => 5,
-        ExitCode::Conflict => 4,
-        ExitCode::WaitTimedOut => 3,
-        ExitCode::NotFound => 2,
-        ExitCode::Usage => 1,
-        _ => 0,
-    }
-}
-
-/// The batch's exit code: the most serious among `codes`.
-pub fn batch_code(codes: impl IntoIterator<Item = ExitCode>) -> ExitCode {
-    codes
-        .into_iter()
-        .max_by_key(|code| severity(*code))
-        .filter(|code| severity(*code) > 0)
-        .unwrap_or(ExitCode::Done)
-}
+/// The batch's exit code: the most serious among its deployments' (the
+/// merge is the exit-code contract's, `exit::merge`).
+pub use crate::exit::merge as batch_code;
 
 #[cfg(test)]
 #[path = "batch_tests.rs"]

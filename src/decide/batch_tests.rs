@@ -8,19 +8,5 @@ fn ids_come_from_lines_or_from_stuck_json() {
                        "leases_orphaned": []}"#;
     assert_eq!(ids_in(json).unwrap(), ["d1", "d2"]);
     let err = ids_in("{ not json").unwrap_err();
-    assert_eq!(exit::code_for(&err), ExitCode::Usage);
-}
-
-#[test]
-fn the_most_serious_code_wins() {
-    use ExitCode::*;
-    assert_eq!(batch_code([Done, Done]), Done);
-    assert_eq!(batch_code([Done, NotFound, Conflict]), Conflict);
-    assert_eq!(batch_code([Conflict, Refused, Done]), Refused);
-    assert_eq!(batch_code([Refused, Unexpected]), Unexpected);
-    assert_eq!(batch_code([Unexpected, Interrupted]), Interrupted);
-    // SIGTERM and SIGHUP stop a batch as Ctrl-C does.
-    assert_eq!(batch_code([Unexpected, Terminated]), Terminated);
-    assert_eq!(batch_code([Refused, HungUp, Done]), HungUp);
-    assert_eq!(batch_code([]), Done);
+    assert_eq!(exit::code_for(&err), exit::ExitCode::Usage);
 }

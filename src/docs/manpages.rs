@@ -27,7 +27,7 @@ const FAIL_SAFELY_REFUSALS: &str = include_str!("../../man/src/fail-safely-refus
 
 /// Writes pushleft-controller.1 and one page per visible subcommand
 /// (nested ones too: pushleft-controller-fleet-list.1).
-/// `root` is the whole command line (`commands::command`: the clap
+/// `root` is the whole command line (`cli::command`: the clap
 /// definition with each command's formats).
 pub fn write(dir: &Path, root: clap::Command) -> Result<()> {
     let mut root = root;

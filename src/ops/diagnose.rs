@@ -79,8 +79,6 @@ pub fn stream(
         let mut document = document(&a, &policy, ctx.region());
         let mut trail = db::snapshot::events(tx, schema, a.snapshot.deployment.id)?;
         document.events = Events::Stream(RefCell::new(&mut trail));
-        emit(&Diagnosis {
-            document,
-        })
+        emit(&Diagnosis { document })
     })
 }

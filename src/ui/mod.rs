@@ -28,7 +28,6 @@ pub mod stuck;
 pub mod table;
 pub mod target;
 pub mod text;
-pub mod usage;
 pub mod wait;
 pub mod watch;
 

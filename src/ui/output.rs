@@ -19,8 +19,8 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// terminal and no COLUMNS).
 pub const DEFAULT_WIDTH: usize = 80;
 
-/// What `--output` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// What `--output` asks for (its words on the command line: `cli`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutputFormat {
     /// Tables and sentences for a human, fitted to the screen's width.
     Table,
@@ -35,8 +35,8 @@ pub enum OutputFormat {
     Openmetrics,
 }
 
-/// What `--color` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// What `--color` asks for (its words on the command line: `cli`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ColorChoice {
     /// On a terminal, unless NO_COLOR is set.
     #[default]

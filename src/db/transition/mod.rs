@@ -122,8 +122,7 @@ pub fn execute(
     request: &Request,
     on_retry: &mut dyn FnMut(&str),
 ) -> Result<Outcome> {
-    execute_checked(session, request, on_retry)
-        .map_err(|err| errors::explain_lost_connection(err, request))
+    execute_checked(session, request, on_retry).map_err(|err| errors::explain(err, request))
 }
 
 fn execute_checked(
@@ -153,7 +152,7 @@ fn execute_checked(
                 attempt += 1;
                 std::thread::sleep(Duration::from_millis(20 * u64::from(attempt)));
             }
-            _ => return Err(errors::explain_db_error(err, request)),
+            _ => return Err(err),
         }
     }
 }

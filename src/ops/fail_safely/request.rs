@@ -13,9 +13,8 @@ use crate::cli::FailSafelyArgs;
 use crate::db::approvals::Application;
 use crate::db::transition::Audit;
 use crate::db::transition::{self, Outcome, Request};
-use crate::db_failure::DbFailure;
 use crate::decide::approval;
-use crate::exit::{self, ExitCode};
+use crate::exit;
 use crate::model::approvals::Approvals;
 use crate::model::plan::{Approval, Person};
 use crate::model::target::WriteTarget;
@@ -118,20 +117,17 @@ pub fn execute(client: &mut Session, request: &Request) -> Result<Outcome> {
 }
 
 /// `db::transition` turns a lock timeout into its conflict sentence
-/// ("another transaction holds deployment …"); add who that is, from
-/// pg_stat_activity, when it can be found.
+/// ("another transaction holds deployment …"); the explainer adds who that
+/// is, from pg_stat_activity, when it can be found.
 fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error) -> anyhow::Error {
-    if exit::db_failure(&err) != Some(DbFailure::LockTimeout) {
-        return err;
-    }
-    match crate::db::locks::holders(client, &request.schema) {
-        Ok(holders) if !holders.is_empty() => exit::explained(
-            DbFailure::LockTimeout,
-            ExitCode::Conflict,
-            format!("{err}. {}", ui::fail_safely::lock_holders_text(&holders)),
-        ),
-        _ => err,
-    }
+    crate::db::errors::held_by(err, || {
+        match crate::db::locks::holders(client, &request.schema) {
+            Ok(holders) if !holders.is_empty() => {
+                Some(ui::fail_safely::lock_holders_text(&holders))
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Without a terminal, and without --yes, nobody can confirm: refuse

@@ -16,20 +16,14 @@ mod one;
 pub use many::{AllFollowed, all};
 pub use one::{Followed, one};
 
-use crate::exit::{self, Lost};
+use crate::db::errors::Doing;
+use crate::exit;
 use crate::model::NextCommand;
 
 /// A look failed. Bad input and a missing deployment say so themselves; a
 /// lost connection or anything unexpected says how to pick up again.
 fn lost_track(err: anyhow::Error, deployment: &str) -> anyhow::Error {
-    let err = exit::explain_lost(
-        err,
-        Lost {
-            doing: &format!("waiting for deployment {deployment}"),
-            written: ". wait only reads: nothing was written, and what fail-safely did stays done",
-            next: &exit::rerun_when_up(NextCommand::wait(deployment)),
-        },
-    );
+    let err = crate::db::errors::explain(err, &Doing::Waiting { deployment });
     if err.chain().any(|cause| cause.is::<exit::Failure>()) {
         return err;
     }

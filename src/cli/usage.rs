@@ -4,9 +4,9 @@
 
 use clap::error::ErrorKind as ClapKind;
 
-use super::failure::ErrorBody;
-use super::output::{OutputFormat, print_json};
 use crate::exit::{ErrorKind, ExitCode};
+use crate::ui::failure::ErrorBody;
+use crate::ui::{OutputFormat, print_json};
 
 /// Whether the output will be JSON: only with `--output json` (a pipe
 /// gets the same table as a terminal).
@@ -51,7 +51,7 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
         return err.exit_code();
     }
     match &instead {
-        Some(sentence) => super::note(&format!("error: {sentence}")),
+        Some(sentence) => crate::ui::note(&format!("error: {sentence}")),
         None => {
             let _ = err.print();
         }

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use crate::cli::Command;
+use super::{Cli, Command};
 use crate::exit;
 use crate::model::doctor::Report as DoctorReport;
 use crate::model::fleet::FleetList;
@@ -50,6 +50,15 @@ fn name(command: &Command) -> &'static str {
         Command::Sandbox(_) => "sandbox",
         Command::Generate(_) => "generate",
         Command::Approvals(_) => "approvals install",
+    }
+}
+
+/// Refuses (usage, exit 2) an `--output` the line's command has not (the
+/// default, a table, every command has).
+pub fn check_line(cli: &Cli) -> Result<()> {
+    match (&cli.command, cli.global.output) {
+        (Some(command), Some(format)) => check(command, format),
+        _ => Ok(()),
     }
 }
 

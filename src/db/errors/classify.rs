@@ -1,18 +1,12 @@
 //! Database errors, classified once where they leave the driver: every
 //! statement of the registry, every transaction the tool pins, returns an
 //! [`DbError`] whose [`DbFailure`] comes from the SQLSTATE (or the
-//! socket), never from message text; `exit` maps it to an exit code and
-//! the rules here and in `transition` ask it, not the driver.
-//!
-//! The errors an operator can act on become sentences with a next step
-//! (README, "When things go wrong"): a lock another session will not let
-//! go of, a privilege the role lacks, a server out of disk space or
-//! connections. Any other error passes unchanged.
+//! socket), never from message text; the kind has its exit code, and the
+//! explainer and the transition's retries ask it, not the driver.
 
 use postgres::error::SqlState;
 
 use crate::db_failure::{DbError, DbFailure};
-use crate::exit::{self, ExitCode};
 
 /// The kind of failure `err` is: the connection's refusals first (they
 /// come FATAL), then a session that ended, then the statement's SQLSTATE.
@@ -111,72 +105,22 @@ pub fn server_error(err: &DbError) -> Option<&postgres::error::DbError> {
     err.driver::<postgres::Error>()?.as_db_error()
 }
 
-/// What a command was doing, for the sentence.
-#[derive(Debug, Clone, Copy)]
-pub struct Doing<'a> {
-    /// "while …", e.g. "scanning for stuck deployments".
-    pub what: &'a str,
-    /// Whether anything can have been written, as a clause, e.g. "this
-    /// command only reads: nothing was written".
-    pub written: &'a str,
-    /// The command to rerun.
-    pub rerun: &'a str,
-}
-
-/// The sentence for `err`, if it is one of the errors above; else `err`.
-pub fn explain(err: anyhow::Error, doing: Doing<'_>) -> anyhow::Error {
-    // Already a sentence of ours.
-    if err.chain().any(|c| c.is::<exit::Failure>()) {
-        return err;
-    }
-    let Some(db) = db_error(&err) else {
-        return err;
-    };
-    let said = db.server_message.clone().unwrap_or_default();
+/// The conflicts the whole transaction is retried on, by name (for the
+/// note the operator sees on each retry): a serialization failure, a
+/// deadlock, or another transaction that took the event's sequence number.
+pub fn retryable(err: &anyhow::Error) -> Option<&'static str> {
+    let db = db_error(err)?;
     match db.failure {
-        DbFailure::LockTimeout => exit::explained(
-            DbFailure::LockTimeout,
-            ExitCode::Conflict,
-            format!(
-                "another session holds a lock on a table needed while {} and did not let go \
-                 within the lock timeout ({said}): a migration, a VACUUM FULL or a LOCK TABLE, \
-                 say. {}. Next step: find the blocking session (pg_stat_activity, pg_locks; \
-                 `pushleft-controller doctor` shows the connection), then rerun `{}`",
-                doing.what, doing.written, doing.rerun
-            ),
-        ),
-        DbFailure::InsufficientPrivilege => exit::explained(
-            DbFailure::InsufficientPrivilege,
-            ExitCode::Refused,
-            format!(
-                "permission denied while {} ({said}): this role may not read a table or a \
-                 column the command needs, so it shows nothing rather than part of the \
-                 picture. {}. Next step: GRANT SELECT on the control plane's tables (and their \
-                 columns) to the role, or connect as one that may; `pushleft-controller doctor` \
-                 names what is missing, then rerun `{}`",
-                doing.what, doing.written, doing.rerun
-            ),
-        ),
-        DbFailure::DiskFull => exit::explained(
-            DbFailure::DiskFull,
-            ExitCode::Unexpected,
-            format!(
-                "the database server is out of disk space ({said}) while {}. {}. Next step: \
-                 free disk space on the database server (its data or WAL volume), then rerun \
-                 `{}`",
-                doing.what, doing.written, doing.rerun
-            ),
-        ),
-        DbFailure::TooManyConnections => exit::explained(
-            DbFailure::TooManyConnections,
-            ExitCode::Unexpected,
-            format!(
-                "the database server accepts no more connections ({said}) while {}. {}. Next \
-                 step: wait for connections to free up, or connect through the pooler, then \
-                 rerun `{}`",
-                doing.what, doing.written, doing.rerun
-            ),
-        ),
-        _ => err,
+        DbFailure::SerializationFailure => Some("serialization failure"),
+        DbFailure::Deadlock => Some("deadlock"),
+        DbFailure::UniqueViolation => {
+            let server = server_error(db)?;
+            let sequence = server.constraint() == Some("deployment_events_deployment_sequence")
+                // A partitioned deployment_events names its partition's key.
+                || (server.table().is_some_and(|t| t.starts_with("deployment_events"))
+                    && server.constraint().is_some_and(|c| c.contains("sequence")));
+            sequence.then_some("event sequence taken")
+        }
+        _ => None,
     }
 }
