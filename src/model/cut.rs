@@ -14,7 +14,7 @@
 pub const TEXT_CUT_CHARS: usize = 4096;
 
 /// What a report says after a cut value:
-/// `cut: 52 428 800 bytes in all; diagnose --full-text shows it`.
+/// `cut: 52,428,800 bytes in all; diagnose --full-text shows it`.
 pub fn cut_note(length: Option<i64>) -> String {
     match length {
         Some(bytes) => format!(
@@ -25,7 +25,8 @@ pub fn cut_note(length: Option<i64>) -> String {
     }
 }
 
-/// `52428800` as `52 428 800`: a length read at a glance.
+/// `52428800` as `52,428,800`: a length read at a glance (and never
+/// broken across lines where prose wraps at spaces).
 pub fn grouped(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
@@ -34,7 +35,7 @@ pub fn grouped(n: i64) -> String {
     }
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(' ');
+            out.push(',');
         }
         out.push(digit);
     }

@@ -76,6 +76,10 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         table.row(cells);
     }
     let mut text = table.render(out);
+    if let Some(line) = super::cut::line(&super::cut::reason_cuts(history)) {
+        text.push('\n');
+        text.push_str(&wrapped(&line, out.width, "", " "));
+    }
     if let Some(regions) = &history.regions {
         for line in super::stuck::regions_lines(regions, out) {
             text.push('\n');

@@ -6,6 +6,7 @@ use crate::model::history::History;
 use crate::model::outcome::Outcome;
 use crate::model::stuck::StuckReport;
 use crate::model::{DeploymentSnapshot, short_id};
+use crate::ui::cut::{Cut, reason_cuts};
 
 fn mark(severity: Severity) -> &'static str {
     match severity {
@@ -120,6 +121,24 @@ fn jobs(out: &mut String, s: &DeploymentSnapshot) {
             ],
             &rows,
         ));
+        let cuts: Vec<Cut> = s
+            .jobs
+            .iter()
+            .filter(|j| j.last_error_cut)
+            .map(|j| Cut {
+                what: format!("job {}", short_id(j.id)),
+                length: j.last_error_length,
+            })
+            .collect();
+        cut_line(out, &cuts);
+    }
+}
+
+/// The line under a table that says which of its values were read cut
+/// (README, "Huge text").
+fn cut_line(out: &mut String, cuts: &[Cut]) {
+    if let Some(line) = crate::ui::cut::line(cuts) {
+        out.push_str(&format!("\n_{}_\n", escape(&line)));
     }
 }
 
@@ -392,6 +411,7 @@ pub fn history(h: &History) -> String {
         }
         headers.extend(["status now", "reason", "key"]);
         out.push_str(&table(&headers, &rows));
+        cut_line(&mut out, &reason_cuts(h));
     }
     if h.snapshot.truncated {
         out.push_str("\nOlder actions match too (--limit N shows more).\n");
