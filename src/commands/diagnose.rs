@@ -58,16 +58,17 @@ fn assess_in(
 /// the same snapshot (the deployment is read with its last event, all the
 /// verdict needs).
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
+    if args.full_text {
+        return full_text(ctx, args);
+    }
     let (schema, policy) = (ctx.schema(), args.staleness.policy());
-    let streamed = ctx.output.json();
-    let shown = if streamed { 1 } else { args.events };
+    let shown = if ctx.output.json() { 1 } else { args.events };
     ctx.connect_for_reading()?.read(|tx| {
         let a = assess_in(tx, schema, &args.deployment, Some(shown), &policy)?;
-        let at = a.snapshot.snapshot.at;
-        let stale = |node: &_| policy.is_stale(node, at);
+        let stale = |node: &_| policy.is_stale(node, a.snapshot.snapshot.at);
         let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
         document.region = ctx.region();
-        let mut trail = match streamed {
+        let mut trail = match ctx.output.json() {
             true => Some(db::snapshot::events(tx, schema, a.snapshot.deployment.id)?),
             false => None,
         };
@@ -80,6 +81,27 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
             snapshot,
             policy,
         })?;
+        Ok(ExitCode::Done)
+    })
+}
+
+/// `diagnose --full-text` (README, "Huge text"): the whole of every job's
+/// last error, agent result's output and event's payload, written as it
+/// arrives in one read-only snapshot, never held whole. Plain text only.
+fn full_text(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
+    if ctx.output.json() || ctx.output.markdown() {
+        return Err(crate::exit::usage(format!(
+            "--full-text writes plain text: leave out --output json and markdown \
+             (--output json has each value's first {} characters)",
+            crate::model::cut::TEXT_CUT_CHARS
+        )));
+    }
+    let schema = ctx.schema();
+    ctx.connect_for_reading()?.read(|tx| {
+        let id = db::deployment_id::resolve(tx, schema, &args.deployment)?;
+        let mut writer = ui::full_text::Writer::new(std::io::stdout().lock());
+        db::text::full_texts(tx, schema, id, &mut |piece| writer.write(piece))?;
+        writer.finish()?;
         Ok(ExitCode::Done)
     })
 }
