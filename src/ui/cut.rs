@@ -32,14 +32,15 @@ pub fn line(cuts: &[Cut]) -> Option<String> {
 }
 
 /// The reasons of `history` that were read cut, each named by its
-/// deployment and event.
+/// deployment and event (`d0000003 #10`: the reason is the one value
+/// `history` reads cut).
 pub fn reason_cuts(history: &History) -> Vec<Cut> {
     history
         .actions
         .iter()
         .filter(|a| a.reason_cut)
         .map(|a| Cut {
-            what: format!("reason of {} #{}", short_id(a.deployment_id), a.sequence),
+            what: format!("{} #{}", short_id(a.deployment_id), a.sequence),
             length: a.reason_length,
         })
         .collect()

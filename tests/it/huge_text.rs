@@ -276,3 +276,46 @@ fn head(text: &str) -> String {
 fn grouped(n: usize) -> String {
     pushleft_controller::model::cut::grouped(n as i64)
 }
+
+/// A reason typed into an event by hand has no bound either: `history`
+/// reads it cut, says so under its table and in JSON.
+#[test]
+fn a_huge_reason_typed_by_hand_is_read_cut_by_history() {
+    let db = TestDb::scenarios();
+    let size = 20 << 20;
+    db.client()
+        .batch_execute(&format!(
+            "INSERT INTO deployment_events
+                    (sequence, id, org_id, deployment_id, kind, payload, occurred_at)
+             SELECT max(sequence) + 1, gen_random_uuid(), 'c0000001-0000-4000-8000-000000000001',
+                    deployment_id, 'operator_failed',
+                    jsonb_build_object('reason', repeat('r', {size})), now()
+             FROM deployment_events WHERE deployment_id = '{}' GROUP BY deployment_id",
+            scenario(3)
+        ))
+        .expect("typing an operator's event by hand");
+    let sequence: i64 = db
+        .client()
+        .query_one(
+            "SELECT max(sequence) FROM deployment_events WHERE deployment_id = $1::text::uuid",
+            &[&scenario(3)],
+        )
+        .expect("the event's sequence")
+        .get(0);
+    let table = run(&db, &["history", "-o", "table"]);
+    assert!(
+        table.stdout.contains(&format!(
+            "(d0000003 #{} cut: {} bytes in all; diagnose --full-text shows it)",
+            sequence,
+            grouped(size)
+        )),
+        "{}",
+        head(&table.stdout)
+    );
+    let json = run(&db, &["history", "-o", "json"]).json();
+    let action = &json["actions"][0];
+    assert_eq!(action["reason"].as_str().map(str::len), Some(4096));
+    assert_eq!(action["reason_length"], size);
+    assert_eq!(action["reason_cut"], true);
+    assert_eq!(json["actions"][1]["reason_cut"], false);
+}
