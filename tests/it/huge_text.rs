@@ -155,12 +155,7 @@ fn reaped(mut cmd: Command) -> (Run, i64) {
     };
     let stdout = reader(Box::new(child.stdout.take().expect("stdout")));
     let stderr = reader(Box::new(child.stderr.take().expect("stderr")));
-    let mut status = 0;
-    // SAFETY: rusage is plain data; the pid is our child's, not reaped yet.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4");
+    let (status, usage) = wait4(child);
     let run = Run {
         code: if libc::WIFEXITED(status) {
             libc::WEXITSTATUS(status)
@@ -171,6 +166,18 @@ fn reaped(mut cmd: Command) -> (Run, i64) {
         stderr: String::from_utf8_lossy(&stderr.join().expect("stderr")).into_owned(),
     };
     (run, usage.ru_maxrss)
+}
+
+/// Reaps `child` with wait4 (not `Child::wait`, which gives no rusage):
+/// its wait status and its resource usage.
+fn wait4(child: std::process::Child) -> (libc::c_int, libc::rusage) {
+    let mut status = 0;
+    // SAFETY: rusage is plain data; the pid is our child's, not reaped yet.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid, "wait4");
+    (status, usage)
 }
 
 /// Runs the binary on `db` with `args`, measured: exit 0 within the
