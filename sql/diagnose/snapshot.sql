@@ -17,6 +17,15 @@
 -- (sql/session/begin.sql); the settings it ran with come back with the
 -- data for the report.
 --
+-- The text the control plane stores without bound (a job's last_error, an
+-- event's payload, an agent's output; README, "Huge text") is read cut:
+-- its first :text_cut characters (left() counts characters, so no
+-- character is split), its full length in bytes (<column>_length) and
+-- whether it was cut (<column>_cut), so a 50 MB value never crosses the
+-- wire. Each value is computed once, in a LATERAL subquery that OFFSET 0
+-- keeps from being inlined (inlined, a 50 MB payload would be read three
+-- times). Payloads and outputs come as JSON text: whole when not cut.
+--
 -- Each section is one of the runbook's queries on an index: the lookups by
 -- deployment_id use the indexes named in src/db/doctor/indexes.rs. The
 -- events come newest first from deployment_events_deployment_sequence (the
@@ -29,26 +38,37 @@ WITH candidates AS (
 ), target AS MATERIALIZED (
     SELECT id FROM candidates WHERE (SELECT count(*) FROM candidates) = 1
 ), events AS MATERIALIZED (
-    SELECT sequence, id, kind, occurred_at, payload - 'log' AS payload
-    FROM :"schema".deployment_events
-    WHERE deployment_id = (SELECT id FROM target)
-    ORDER BY sequence DESC
+    SELECT e.sequence, e.id, e.kind, e.occurred_at,
+           left(p.text, :text_cut) AS payload,
+           octet_length(p.text)::bigint AS payload_length,
+           length(p.text) > :text_cut AS payload_cut
+    FROM :"schema".deployment_events e
+    CROSS JOIN LATERAL (SELECT (e.payload - 'log')::text AS text OFFSET 0) p
+    WHERE e.deployment_id = (SELECT id FROM target)
+    ORDER BY e.sequence DESC
     LIMIT $3
 ), jobs_of AS MATERIALIZED (
-    SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
-           lease_expires_at, payload ->> 'last_error' AS last_error,
-           lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
-    FROM :"schema".jobs
-    WHERE deployment_id = (SELECT id FROM target)
+    SELECT j.id, j.kind, j.status, j.target_node_id, j.attempt, j.max_attempts,
+           j.available_at, j.lease_expires_at,
+           left(x.last_error, :text_cut) AS last_error,
+           octet_length(x.last_error)::bigint AS last_error_length,
+           length(x.last_error) > :text_cut AS last_error_cut,
+           j.lease_token IS NOT NULL AS has_lease_token, j.created_at, j.updated_at
+    FROM :"schema".jobs j
+    CROSS JOIN LATERAL (SELECT j.payload ->> 'last_error' AS last_error OFFSET 0) x
+    WHERE j.deployment_id = (SELECT id FROM target)
 ), instances_of AS MATERIALIZED (
     SELECT id, role_name, status, active_node_id, generation
     FROM :"schema".application_instances
     WHERE deployment_id = (SELECT id FROM target)
 ), results_of AS MATERIALIZED (
     SELECT r.id, r.job_id, r.reported_at, j.kind, r.node_id, r.attempt, r.outcome,
-           r.output - 'log' AS output
+           left(o.text, :text_cut) AS output,
+           octet_length(o.text)::bigint AS output_length,
+           length(o.text) > :text_cut AS output_cut
     FROM :"schema".agent_job_results r
     JOIN jobs_of j ON j.id = r.job_id
+    CROSS JOIN LATERAL (SELECT (r.output - 'log')::text AS text OFFSET 0) o
 ), allocations_of AS MATERIALIZED (
     SELECT a.id, a.node_id, a.resource_kind, a.resource_id, a.status, a.created_at, a.released_at
     FROM :"schema".fleet_allocations a
@@ -66,6 +86,8 @@ SELECT :read_settings,
        trail.event_kinds,
        trail.event_times,
        trail.event_payloads,
+       trail.event_payload_lengths,
+       trail.event_payload_cuts,
        CASE WHEN $3 IS NOT NULL THEN
            (SELECT count(*) FROM :"schema".deployment_events
             WHERE deployment_id = (SELECT id FROM target))
@@ -97,12 +119,14 @@ SELECT :read_settings,
                            UNION SELECT node_id FROM allocations_of
                            UNION SELECT node_id FROM results_of)) x) AS nodes_rows
 -- The events' columns, aggregated in one pass: one aggregate node feeds
--- every row to all five arrays, so the n-th elements are one event's (the
+-- every row to all seven arrays, so the n-th elements are one event's (the
 -- caller orders them by sequence; sorting five arrays here cost more than
 -- the rest of the statement).
 FROM (SELECT array_agg(sequence) AS event_sequences,
              array_agg(id) AS event_ids,
              array_agg(kind) AS event_kinds,
              array_agg(occurred_at) AS event_times,
-             array_agg(payload) AS event_payloads
+             array_agg(payload) AS event_payloads,
+             array_agg(payload_length) AS event_payload_lengths,
+             array_agg(payload_cut) AS event_payload_cuts
       FROM events) AS trail

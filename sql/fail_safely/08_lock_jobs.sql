@@ -1,10 +1,10 @@
 -- Step 7, again (see 07_lock_deployment.sql): then its jobs, in a fixed
 -- order. No dispatch (target, lease) can commit on them, and no agent
 -- result can be inserted for them (its foreign key needs a KEY SHARE lock
--- on the job row).
-SELECT id, kind, status, target_node_id, attempt, max_attempts, available_at,
-       lease_expires_at, payload ->> 'last_error' AS last_error,
-       lease_token IS NOT NULL AS has_lease_token, created_at, updated_at
+-- on the job row). Only the ids come back: the read that follows
+-- (sql/diagnose/snapshot.sql) is what is decided from, and a job's
+-- payload can hold megabytes of last_error (README, "Huge text").
+SELECT id
 FROM :"schema".jobs
 WHERE deployment_id = $1
 ORDER BY created_at, id

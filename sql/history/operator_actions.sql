@@ -13,7 +13,8 @@
 --      it, a write with --break-glass-alone (audit.self_approved), and
 --      every write no second person approved: without a plan, or typed
 --      by hand (no audit.self_approved at all)
--- A NULL filter is no filter. The approval columns are NULL for a write
+-- The reason comes cut: its first :text_cut characters, its length in
+-- bytes and whether it was cut. A NULL filter is no filter. The approval columns are NULL for a write
 -- without a plan and for events typed by hand.
 SELECT e.occurred_at,
        e.deployment_id,
@@ -21,7 +22,9 @@ SELECT e.occurred_at,
        e.sequence,
        e.id AS event_id,
        e.kind,
-       e.payload ->> 'reason' AS reason,
+       left(r.text, :text_cut) AS reason,
+       octet_length(r.text)::bigint AS reason_length,
+       length(r.text) > :text_cut AS reason_cut,
        e.payload ->> 'idempotency_key' AS idempotency_key,
        e.payload -> 'audit' ->> 'os_user' AS os_user,
        e.payload -> 'audit' ->> 'session_user' AS session_user,
@@ -38,6 +41,9 @@ SELECT e.occurred_at,
        (e.payload -> 'audit' -> 'break_glass_alone') = 'true'::jsonb AS break_glass_alone,
        d.status AS status_now
 FROM :"schema".deployment_events e
+-- The reason is text without bound when typed by hand (README, "Huge
+-- text"): read cut, computed once (OFFSET 0 keeps it from being inlined).
+CROSS JOIN LATERAL (SELECT e.payload ->> 'reason' AS text OFFSET 0) r
 -- LEFT: an event whose deployment_id is NULL (the reference schema says
 -- NOT NULL) is still listed, with its status now unknown.
 LEFT JOIN :"schema".deployments d ON d.id = e.deployment_id

@@ -18,6 +18,14 @@ pub struct DiagnoseArgs {
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub events: usize,
 
+    /// Write the whole of every job's last error, agent result's output and
+    /// event's payload, which every other output shows cut past 4096
+    /// characters: plain text, each value under a `==>` head, its lines
+    /// indented and made safe for a terminal; streamed from one snapshot,
+    /// never held whole.
+    #[arg(long)]
+    pub full_text: bool,
+
     #[command(flatten)]
     pub staleness: StalenessArgs,
 }

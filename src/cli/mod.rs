@@ -141,7 +141,8 @@ pub enum Command {
     #[command(after_help = "Examples:
   pushleft-controller diagnose d0000002
   pushleft-controller diagnose 5f3a9c1e-... --output json | jq .verdict
-  pushleft-controller diagnose d0000008 --events 100")]
+  pushleft-controller diagnose d0000008 --events 100
+  pushleft-controller diagnose d0000002 --full-text > d0000002-full.txt")]
     Diagnose(DiagnoseArgs),
 
     /// Apply the runbook's break-glass state change, decided under row locks.

@@ -11,7 +11,9 @@ use crate::ops::{Context, diagnose};
 /// pager may stay open as long as the operator reads); the JSON document
 /// carries the whole trail, streamed into it from inside the snapshot.
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
-    if ctx.output.json() {
+    if args.full_text {
+        diagnose::full_text(ctx, args)?;
+    } else if ctx.output.json() {
         diagnose::stream(ctx, args, |report| ctx.emit(report))?;
     } else {
         let diagnosed = diagnose::read(ctx, args)?;

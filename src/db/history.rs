@@ -83,6 +83,8 @@ fn action_from(row: &Row, w: &mut Vec<Warning>) -> Result<OperatorAction> {
         event_id,
         path: BreakGlassPath::of_event_kind(&kind),
         reason: row.col("reason")?,
+        reason_length: row.col("reason_length")?,
+        reason_cut: row.col::<Option<bool>>("reason_cut")?.unwrap_or(false),
         idempotency_key: row.col("idempotency_key")?,
         audit: ActionAudit {
             os_user: row.col("os_user")?,

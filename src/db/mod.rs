@@ -19,4 +19,5 @@ pub mod snapshot;
 pub mod sql;
 pub mod stuck;
 pub mod target;
+pub mod text;
 pub mod transition;

@@ -14,6 +14,7 @@ use super::columns::{Columns, RowReader, json_rows};
 use super::deployment_id;
 use super::session::Session;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
+use super::text::json_text;
 use crate::db_failure::DbError;
 use crate::exit;
 use crate::model::{
@@ -78,12 +79,15 @@ pub fn events<'c>(
         // No id for messages either: these warnings are never shown.
         let mut nulls = Vec::new();
         let mut r = RowReader::with_id(&row, EVENTS, String::new(), &mut nulls);
+        let cut = r.col::<Option<bool>>("payload_cut")?.unwrap_or(false);
         Ok(Event {
             sequence: r.required("sequence")?,
             id: r.col("id")?,
             kind: r.required("kind")?,
             occurred_at: r.col("occurred_at")?,
-            payload: r.required("payload")?,
+            payload: json_text(r.or_unknown("payload")?, cut)?,
+            payload_length: r.col("payload_length")?,
+            payload_cut: cut,
         })
     }))
 }
@@ -134,13 +138,17 @@ fn events_from(row: &Row, nulls: &mut Vec<Warning>) -> Result<Vec<Event>> {
     let ids: Vec<Option<Uuid>> = column(row, "event_ids")?;
     let kinds: Vec<Option<String>> = column(row, "event_kinds")?;
     let times: Vec<Option<chrono::DateTime<chrono::Utc>>> = column(row, "event_times")?;
-    let payloads: Vec<Option<serde_json::Value>> = column(row, "event_payloads")?;
+    let payloads: Vec<Option<String>> = column(row, "event_payloads")?;
+    let lengths: Vec<Option<i64>> = column(row, "event_payload_lengths")?;
+    let cuts: Vec<Option<bool>> = column(row, "event_payload_cuts")?;
     let n = sequences.len();
-    if [ids.len(), kinds.len(), times.len(), payloads.len()] != [n; 4] {
+    let columns = [ids.len(), kinds.len(), times.len(), payloads.len()];
+    if columns != [n; 4] || [lengths.len(), cuts.len()] != [n; 2] {
         return Err(anyhow!("the event columns differ in length"));
     }
     let mut events = Vec::with_capacity(n);
-    for ((((sequence, id), kind), occurred_at), payload) in sequences
+    let payloads = payloads.into_iter().zip(lengths).zip(cuts);
+    for ((((sequence, id), kind), occurred_at), ((payload, length), cut)) in sequences
         .into_iter()
         .zip(ids)
         .zip(kinds)
@@ -162,12 +170,15 @@ fn events_from(row: &Row, nulls: &mut Vec<Warning>) -> Result<Vec<Event>> {
         if payload.is_none() {
             null("payload");
         }
+        let cut = cut.unwrap_or(false);
         events.push(Event {
             sequence: sequence.unwrap_or(0),
             id,
             kind: kind.unwrap_or_else(|| "NULL".to_string()),
             occurred_at,
-            payload: payload.unwrap_or(serde_json::Value::Null),
+            payload: json_text(payload, cut)?,
+            payload_length: length,
+            payload_cut: cut,
         });
     }
     events.sort_by_key(|event| event.sequence);
@@ -312,6 +323,8 @@ fn job_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Job> {
         available_at: r.required("available_at")?,
         lease_expires_at: r.col("lease_expires_at")?,
         last_error: r.col("last_error")?,
+        last_error_length: r.col("last_error_length")?,
+        last_error_cut: r.col::<Option<bool>>("last_error_cut")?.unwrap_or(false),
         has_lease_token: r.col("has_lease_token")?,
         created_at: r.required("created_at")?,
         updated_at: r.required("updated_at")?,
@@ -331,6 +344,7 @@ fn instance_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<Instance> {
 
 fn result_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<JobResult> {
     let mut r = RowReader::new(row, "agent_job_results", "id", w)?;
+    let output_cut = r.col::<Option<bool>>("output_cut")?.unwrap_or(false);
     Ok(JobResult {
         id: r.col("id")?,
         job_id: r.required("job_id")?,
@@ -340,7 +354,9 @@ fn result_from(row: &impl Columns, w: &mut Vec<Warning>) -> Result<JobResult> {
         node_id: r.required("node_id")?,
         attempt: r.required("attempt")?,
         outcome: r.required("outcome")?,
-        output: r.required("output")?,
+        output: json_text(r.or_unknown("output")?, output_cut)?,
+        output_length: r.col("output_length")?,
+        output_cut,
     })
 }
 

@@ -13,6 +13,7 @@ use super::assessment::{Assessment, Findings, Severity};
 use super::policy::STUCK_AFTER;
 use super::seconds_between;
 use crate::model::clock::{age_seconds, ahead_seconds};
+use crate::model::cut::cut_note;
 
 /// The last event, and whether the deployment is stuck by the alert's rule.
 pub fn activity(a: &Assessment, found: &mut Findings) {
@@ -117,10 +118,7 @@ fn job_findings(a: &Assessment, job: &Job, found: &mut Findings) {
                 node,
                 job.attempt,
                 job.max_attempts,
-                job.last_error
-                    .as_deref()
-                    .map(|e| format!(": {e}"))
-                    .unwrap_or_default()
+                last_error(job)
             ),
         );
     }
@@ -135,6 +133,22 @@ fn job_findings(a: &Assessment, job: &Job, found: &mut Findings) {
                 ago(seconds_between(now, job.available_at))
             ),
         );
+    }
+}
+
+/// A job's last error as a finding quotes it: `: text`, or, read cut
+/// (README, "Huge text"), the note first, so that a screen that shows
+/// only the head of a long finding still says so.
+fn last_error(job: &Job) -> String {
+    match job.last_error.as_deref() {
+        None => String::new(),
+        Some(error) if job.last_error_cut => {
+            format!(
+                "; last error ({}): {error}",
+                cut_note(job.last_error_length)
+            )
+        }
+        Some(error) => format!(": {error}"),
     }
 }
 

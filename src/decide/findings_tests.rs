@@ -37,6 +37,21 @@ fn out_of_attempts() {
 }
 
 #[test]
+fn a_last_error_read_cut_is_said_before_it_is_quoted() {
+    let mut s = base();
+    s.jobs[0].status = "failed".into();
+    s.jobs[0].attempt = 3;
+    s.jobs[0].last_error = Some("e".repeat(crate::model::cut::TEXT_CUT_CHARS));
+    s.jobs[0].last_error_length = Some(52_428_800);
+    s.jobs[0].last_error_cut = true;
+    let v = assess_default(&s);
+    let f = finding(&v, "out_of_attempts");
+    let note =
+        "3/3); last error (cut: 52,428,800 bytes in all; diagnose --full-text shows it): eee";
+    assert!(f.message.contains(note), "{}", f.message);
+}
+
+#[test]
 fn waiting_for_available_at() {
     let mut s = base();
     s.jobs[0].available_at = now() + Age::minutes(20);

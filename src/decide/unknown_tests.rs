@@ -91,6 +91,8 @@ fn unknown_instances_allocations_nodes_and_outcomes_decide_nothing() {
         attempt: 1,
         outcome: "exploded".into(),
         output: json!({}),
+        output_length: None,
+        output_cut: false,
     });
     undecided(&s, "unknown_value", &["agent_job_results", "`exploded`"]);
 }
@@ -155,6 +157,8 @@ fn a_null_in_the_last_event_decides_nothing_one_in_an_older_event_only_warns() {
             kind: "source_verified".into(),
             occurred_at: Some(now() - Age::minutes(46)),
             payload: serde_json::Value::Null,
+            payload_length: None,
+            payload_cut: false,
         },
     );
     s.nulls.push(Warning::null(

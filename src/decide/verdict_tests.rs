@@ -48,6 +48,8 @@ fn each_kind_of_dispatch_is_evidence_for_teardown() {
                     attempt: 1,
                     outcome: "failed".into(),
                     output: json!({}),
+                    output_length: None,
+                    output_cut: false,
                 })
             }),
         ),

@@ -65,8 +65,14 @@ pub struct Event {
     #[serde(serialize_with = "super::timestamp::serialize_opt")]
     pub occurred_at: Option<DateTime<Utc>>,
     /// Without its `log` key (removed by the query itself); JSON null for
-    /// a NULL.
+    /// a NULL. When cut (README, "Huge text"), a string: the first
+    /// characters of its JSON text.
     pub payload: Value,
+    /// The payload's length in bytes (as JSON text, without `log`); none
+    /// for a NULL.
+    pub payload_length: Option<i64>,
+    /// Only its first `cut::TEXT_CUT_CHARS` characters were read.
+    pub payload_cut: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -79,7 +85,13 @@ pub struct Job {
     pub max_attempts: i32,
     pub available_at: DateTime<Utc>,
     pub lease_expires_at: Option<DateTime<Utc>>,
+    /// At most `cut::TEXT_CUT_CHARS` characters of it (README, "Huge
+    /// text").
     pub last_error: Option<String>,
+    /// Its length in bytes in the database; none without one.
+    pub last_error_length: Option<i64>,
+    /// Only its first `cut::TEXT_CUT_CHARS` characters were read.
+    pub last_error_cut: bool,
     pub has_lease_token: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
@@ -111,8 +123,14 @@ pub struct JobResult {
     pub node_id: Uuid,
     pub attempt: i32,
     pub outcome: ResultOutcome,
-    /// Without its `log` key.
+    /// Without its `log` key. When cut (README, "Huge text"), a string:
+    /// the first characters of its JSON text.
     pub output: Value,
+    /// The output's length in bytes (as JSON text, without `log`); none
+    /// for a NULL.
+    pub output_length: Option<i64>,
+    /// Only its first `cut::TEXT_CUT_CHARS` characters were read.
+    pub output_cut: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -57,7 +57,13 @@ pub struct OperatorAction {
     pub sequence: i64,
     pub event_id: Uuid,
     pub path: BreakGlassPath,
+    /// At most `cut::TEXT_CUT_CHARS` characters of it (README, "Huge
+    /// text").
     pub reason: Option<String>,
+    /// Its length in bytes in the database; none without one.
+    pub reason_length: Option<i64>,
+    /// Only its first `cut::TEXT_CUT_CHARS` characters were read.
+    pub reason_cut: bool,
     pub idempotency_key: Option<String>,
     pub audit: ActionAudit,
     /// The deployment's status at the time of the read.

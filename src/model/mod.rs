@@ -7,6 +7,7 @@ pub mod batch;
 pub mod blind;
 pub mod clock;
 pub mod connection;
+pub mod cut;
 pub mod deployment;
 pub mod diagnose;
 pub mod doctor;

@@ -82,3 +82,24 @@ pub fn stream(
         emit(&Diagnosis { document })
     })
 }
+
+/// `diagnose --full-text` (README, "Huge text"): the whole of every job's
+/// last error, agent result's output and event's payload, written as it
+/// arrives in one read-only snapshot, never held whole. Plain text only.
+pub fn full_text(ctx: &Context, args: &DiagnoseArgs) -> Result<()> {
+    if ctx.output.json() || ctx.output.markdown() {
+        return Err(crate::exit::usage(format!(
+            "--full-text writes plain text: leave out --output json and markdown \
+             (--output json has each value's first {} characters)",
+            crate::model::cut::TEXT_CUT_CHARS
+        )));
+    }
+    let schema = ctx.schema();
+    ctx.connect_for_reading()?.read(|tx| {
+        let id = db::deployment_id::resolve(tx, schema, &args.deployment)?;
+        let mut writer = crate::ui::full_text::Writer::new(std::io::stdout().lock());
+        db::text::full_texts(tx, schema, id, &mut |piece| writer.write(piece))?;
+        writer.finish()?;
+        Ok(())
+    })
+}

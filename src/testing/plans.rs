@@ -54,6 +54,15 @@ pub const READS_WHOLE_TABLES: &[(&str, &str)] = &[
     ),
 ];
 
+/// Statements whose work is, by design, the size of the text they write:
+/// held to the sequential-scan check, not to the JIT-sized cost, with why.
+pub const AS_COSTLY_AS_THEIR_TEXT: &[(&str, &str)] = &[(
+    "diagnose/full_text_events.sql",
+    "runs only when an operator asks for every payload whole (`diagnose --full-text`, README, \
+     \"Huge text\"), one row per piece of each payload of the trail; the planner counts 1000 \
+     pieces per event (generate_series' default estimate), which is what crosses the threshold",
+)];
+
 impl PlanCheck {
     /// This statement reads whole tables by design ([`READS_WHOLE_TABLES`]).
     pub fn reads_whole_tables(&self) -> bool {
@@ -62,9 +71,17 @@ impl PlanCheck {
             .any(|(path, _)| self.name.starts_with(path))
     }
 
+    /// This statement costs what the text it writes does
+    /// ([`AS_COSTLY_AS_THEIR_TEXT`]).
+    pub fn as_costly_as_its_text(&self) -> bool {
+        AS_COSTLY_AS_THEIR_TEXT
+            .iter()
+            .any(|(path, _)| self.name.starts_with(path))
+    }
+
     /// The plan would be JIT-compiled, and that is a problem for it.
     pub fn jit_problem(&self) -> bool {
-        self.jit && !self.reads_whole_tables()
+        self.jit && !self.reads_whole_tables() && !self.as_costly_as_its_text()
     }
 
     /// What is wrong with this plan, if anything.

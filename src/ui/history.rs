@@ -77,6 +77,10 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         table.row(cells);
     }
     let mut text = table.render(out);
+    if let Some(line) = super::cut::line(&super::cut::reason_cuts(history)) {
+        text.push('\n');
+        text.push_str(&wrapped(&line, out.width, "", " "));
+    }
     if let Some(regions) = &history.regions {
         for line in super::stuck::regions_lines(regions, out) {
             text.push('\n');
@@ -166,6 +170,7 @@ fn markdown(h: &History) -> String {
         }
         headers.extend(["status now", "reason", "key"]);
         out.push_str(&table(&headers, &rows));
+        crate::ui::markdown::cut_line(&mut out, &crate::ui::cut::reason_cuts(h));
     }
     if h.snapshot.truncated {
         out.push_str("\nOlder actions match too (--limit N shows more).\n");

@@ -12,9 +12,12 @@ use std::borrow::Cow;
 
 use crate::model::text::{escaped, is_unsafe, push_escaped};
 
-/// The most characters of one piece of database text the screen shows (a
-/// 50 MB `last_error` is cut here, with a note; JSON carries it whole).
-pub const SCREEN_TEXT_CHARS: usize = 2000;
+/// The most characters of one piece of text the screen shows: as many as
+/// a read takes of one database value (README, "Huge text"), so a value
+/// read cut is shown whole and the note under its section tells the rest;
+/// longer text is what the tool composed (a finding quoting a value), and
+/// JSON carries that whole.
+pub const SCREEN_TEXT_CHARS: usize = crate::model::cut::TEXT_CUT_CHARS;
 
 /// `text` with every unsafe character made visible, on one line, cut to
 /// [`SCREEN_TEXT_CHARS`].

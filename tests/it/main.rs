@@ -24,6 +24,7 @@ mod fleet;
 mod guard;
 mod habits;
 mod history;
+mod huge_text;
 mod json_docs;
 mod json_errors;
 mod killed_client;

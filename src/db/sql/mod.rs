@@ -48,6 +48,11 @@ pub const SCHEMA_LITERAL_PLACEHOLDER: &str = ":'schema'";
 /// syntax again, so `psql -v read_settings=…` renders it the same way.
 pub const READ_SETTINGS_PLACEHOLDER: &str = ":read_settings";
 
+/// Where a read cuts database text (README, "Huge text"): `left(col,
+/// :text_cut)`, rendered as [`crate::model::cut::TEXT_CUT_CHARS`], a
+/// number of ours (psql: `-v text_cut=4096`).
+pub const TEXT_CUT_PLACEHOLDER: &str = ":text_cut";
+
 /// One file under `sql/`.
 #[derive(Debug, Clone, Copy)]
 pub struct Statement {
@@ -73,6 +78,10 @@ impl Statement {
         };
         text.replace(SCHEMA_PLACEHOLDER, &schema.quoted())
             .replace(SCHEMA_LITERAL_PLACEHOLDER, &schema.literal())
+            .replace(
+                TEXT_CUT_PLACEHOLDER,
+                &crate::model::cut::TEXT_CUT_CHARS.to_string(),
+            )
     }
 
     /// The file without its comment lines (a fragment is spliced into the
@@ -295,6 +304,9 @@ pub const ALL: &[&Statement] = &[
     &session::READ_SETTINGS,
     &diagnose::SNAPSHOT,
     &diagnose::EVENTS,
+    &diagnose::FULL_TEXT_JOBS,
+    &diagnose::FULL_TEXT_RESULTS,
+    &diagnose::FULL_TEXT_EVENTS,
     &fail_safely::GUARD_COUNTERS,
     &fail_safely::LOCK_KEY,
     &fail_safely::LOCK_TABLES,

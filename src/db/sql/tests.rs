@@ -295,3 +295,22 @@ fn statements_render_for_a_schema() {
         assert!(Schema::parse(bad).is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn reads_render_the_text_cut() {
+    let mut cutting = 0;
+    for statement in ALL {
+        let rendered = statement.sql(&Schema::public());
+        assert!(
+            !rendered.contains(TEXT_CUT_PLACEHOLDER),
+            "sql/{} keeps {TEXT_CUT_PLACEHOLDER}",
+            statement.path
+        );
+        if statement.text.contains(TEXT_CUT_PLACEHOLDER) {
+            cutting += 1;
+            let left = format!(", {})", crate::model::cut::TEXT_CUT_CHARS);
+            assert!(rendered.contains(&left), "sql/{}", statement.path);
+        }
+    }
+    assert!(cutting >= 3, "diagnose (snapshot, events), history");
+}

@@ -6,7 +6,8 @@
 use crate::model::assessment::Verdict;
 use crate::model::diagnose::DiagnoseReport;
 use crate::model::short_id;
-use crate::ui::markdown::{Md, at, code, escape, footer, mark, or_dash, table};
+use crate::ui::cut::Cut;
+use crate::ui::markdown::{Md, at, code, cut_line, escape, footer, mark, or_dash, table};
 
 /// `diagnose -o markdown`.
 pub fn diagnose(d: &DiagnoseReport) -> String {
@@ -109,6 +110,16 @@ fn jobs(out: &mut String, d: &DiagnoseReport) {
             ],
             &rows,
         ));
+        let cuts: Vec<Cut> = d
+            .jobs
+            .iter()
+            .filter(|j| j.last_error_cut)
+            .map(|j| Cut {
+                what: format!("job {}", short_id(j.id)),
+                length: j.last_error_length,
+            })
+            .collect();
+        cut_line(out, &cuts);
     }
 }
 

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::duration::ago;
 use crate::model::diagnose::DiagnoseReport;
 use crate::model::{BreakGlassPath, NodeStatus, ResultOutcome, short_id};
+use crate::ui::cut::Cut;
 use crate::ui::output::{Output, Paint};
 use crate::ui::table::{Cell, Table, col};
 use crate::ui::text::{stamp, when, wrapped};
@@ -72,10 +73,23 @@ fn empty_or(v: &View, table: &Table, empty: &'static str) -> Body {
     }
 }
 
+/// A section's body with the line that says which of its values were read
+/// cut (README, "Huge text") under its table.
+fn with_cuts(v: &View, body: Body, cuts: &[Cut]) -> Body {
+    match (body, crate::ui::cut::line(cuts)) {
+        (Body::Table(text), Some(line)) => {
+            Body::Table(format!("{text}\n{}", wrapped(&line, v.out.width, "", " ")))
+        }
+        (body, _) => body,
+    }
+}
+
 /// A payload in one line (the table cuts it to the screen; JSON has it
-/// whole). The operator's own words come first: `reason` before the rest.
-fn compact(value: &serde_json::Value) -> String {
+/// whole, or its first characters as text when it was read cut). The
+/// operator's own words come first: `reason` before the rest.
+fn compact(value: &serde_json::Value, cut: bool) -> String {
     match value {
+        serde_json::Value::String(text) if cut => text.clone(),
         serde_json::Value::Object(map) if map.contains_key("reason") => {
             let mut rest = map.clone();
             let reason = rest.remove("reason").unwrap_or_default();
@@ -123,7 +137,7 @@ pub fn events(v: &View) -> Body {
                 e.occurred_at
                     .map_or_else(|| "NULL".to_string(), |at| v.when(Some(at))),
             ),
-            Cell::new(compact(&e.payload)),
+            Cell::new(compact(&e.payload, e.payload_cut)),
         ]);
     }
     let mut body = String::new();
@@ -136,7 +150,15 @@ pub fn events(v: &View) -> Body {
         body.push('\n');
     }
     body.push_str(&v.render(&t));
-    Body::Table(body)
+    let cuts: Vec<Cut> = rows
+        .iter()
+        .filter(|e| e.payload_cut)
+        .map(|e| Cut {
+            what: format!("event {}", e.sequence),
+            length: e.payload_length,
+        })
+        .collect();
+    with_cuts(v, Body::Table(body), &cuts)
 }
 
 pub fn jobs(v: &View) -> Body {
@@ -166,7 +188,16 @@ pub fn jobs(v: &View) -> Body {
                 .paint_if(j.last_error.is_some(), Paint::Bad),
         ]);
     }
-    empty_or(v, &t, "no jobs")
+    let cuts: Vec<Cut> = s
+        .jobs
+        .iter()
+        .filter(|j| j.last_error_cut)
+        .map(|j| Cut {
+            what: format!("job {}", short_id(j.id)),
+            length: j.last_error_length,
+        })
+        .collect();
+    with_cuts(v, empty_or(v, &t, "no jobs"), &cuts)
 }
 
 pub fn results(v: &View) -> Body {
@@ -186,10 +217,19 @@ pub fn results(v: &View) -> Body {
             Cell::new(s.node_name(r.node_id)),
             Cell::new(r.attempt),
             Cell::new(&r.outcome).paint_if(r.outcome == ResultOutcome::Failed, Paint::Bad),
-            Cell::new(compact(&r.output)),
+            Cell::new(compact(&r.output, r.output_cut)),
         ]);
     }
-    empty_or(v, &t, "no agent results")
+    let cuts: Vec<Cut> = s
+        .results
+        .iter()
+        .filter(|r| r.output_cut)
+        .map(|r| Cut {
+            what: format!("result {}", short_id(r.id)),
+            length: r.output_length,
+        })
+        .collect();
+    with_cuts(v, empty_or(v, &t, "no agent results"), &cuts)
 }
 
 pub fn sources(v: &View) -> Body {

@@ -145,6 +145,8 @@ fn snapshot_of(s: &State) -> Snapshot {
                 .lease_expires_in
                 .map(|s| now + chrono::Duration::seconds(s)),
             last_error: None,
+            last_error_length: None,
+            last_error_cut: false,
             has_lease_token: j.lease_token,
             created_at: now,
             updated_at: now,
@@ -159,6 +161,8 @@ fn snapshot_of(s: &State) -> Snapshot {
                 attempt: 1,
                 outcome: "failed".into(),
                 output: serde_json::json!({}),
+                output_length: None,
+                output_cut: false,
             });
         }
     }
