@@ -43,7 +43,14 @@ pub fn write_plan(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<Fi
         let outcome = execute(&mut client, first)?;
         vec![batch::item(&first.deployment, Ok(outcome), true)]
     } else {
-        run_each(&mut client, &requests, true, true, None, &mut Pace::none())
+        run_each(
+            &mut client,
+            &requests,
+            true,
+            true,
+            None,
+            (&mut Pace::none(), &[]),
+        )
     };
     if items.iter().any(|i| i.outcome.is_none()) && !args.keep_going {
         return Ok(Finished::Batch(refused(items, target)));
