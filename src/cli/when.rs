@@ -119,11 +119,16 @@ fn in_zone<Tz: TimeZone>(
     let text = crate::ui::sanitize::visible(text);
     match reading {
         LocalResult::Single(at) => Ok(at.with_timezone(&Utc)),
-        LocalResult::Ambiguous(first, second) => Err(format!(
-            "`{text}` happens twice in {zone} (the clocks go back): give its zone, {} or {}",
-            first.with_timezone(&Utc).format("%Y-%m-%d %H:%M:%SZ"),
-            second.with_timezone(&Utc).format("%Y-%m-%d %H:%M:%SZ")
-        )),
+        LocalResult::Ambiguous(one, other) => {
+            let (one, other) = (one.with_timezone(&Utc), other.with_timezone(&Utc));
+            let (first, second) = (one.min(other), one.max(other));
+            Err(format!(
+                "`{text}` happens twice in {zone} (the clocks go back): give it in UTC, {} \
+                 (the first time) or {} (the second)",
+                first.format("%Y-%m-%d %H:%M:%SZ"),
+                second.format("%Y-%m-%d %H:%M:%SZ")
+            ))
+        }
         LocalResult::None => Err(format!(
             "`{text}` does not exist in {zone} (the clocks skip it): give a time that does, or \
              one with its zone (e.g. …Z for UTC)"
