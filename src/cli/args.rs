@@ -75,8 +75,15 @@ pub struct FailSafelyArgs {
     /// Write a plan to FILE for review; nothing is written to the database.
     /// It decides under the locks exactly as a dry run does and writes the
     /// plan (JSON) for the ticket, then `--apply FILE` by someone else.
+    /// FILE must not exist: a plan under review is never overwritten
+    /// (see --force).
     #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
     pub plan_out: Option<std::path::PathBuf>,
+
+    /// With --plan-out: replace FILE if it exists (atomically: a reader
+    /// sees the old plan or the new one).
+    #[arg(long, requires = "plan_out", hide_short_help = true)]
+    pub force: bool,
 
     /// With --plan-out: how long the plan may be applied.
     #[arg(

@@ -32,7 +32,8 @@ pub fn attach(cmd: Command) -> Command {
             c.mut_arg("deployment", |a| a.add(deployment()))
         })
         .mut_subcommand("history", |c| {
-            c.mut_arg("deployment", |a| a.add(deployment()))
+            c.mut_arg("deployment_id", |a| a.add(deployment()))
+                .mut_arg("deployment", |a| a.add(deployment()))
         })
         .mut_subcommand("stuck", |c| {
             c.mut_arg("node", |a| a.add(node()))

@@ -1,50 +1,26 @@
 //! `history`'s arguments: the time window, who, what, which deployment.
 
-use std::time::Duration;
-
 use clap::Args;
 
 use super::RegionArgs;
-use crate::duration::parse_duration;
-
-/// A point in time: a moment, or how long ago.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WhenArg {
-    At(chrono::DateTime<chrono::Utc>),
-    Ago(Duration),
-}
-
-/// `2026-11-29T03:12:00Z` (RFC 3339), `2026-11-29 03:12Z`, `2026-11-29`
-/// (midnight UTC), or a duration meaning that long ago (`12h`).
-pub fn parse_when(text: &str) -> Result<WhenArg, String> {
-    use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
-    let text = text.trim();
-    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
-        return Ok(WhenArg::At(at.with_timezone(&Utc)));
-    }
-    if let Some(minutes) = text.strip_suffix('Z')
-        && let Ok(at) = NaiveDateTime::parse_from_str(minutes, "%Y-%m-%d %H:%M")
-    {
-        return Ok(WhenArg::At(at.and_utc()));
-    }
-    if let Ok(day) = NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        && let Some(midnight) = day.and_hms_opt(0, 0, 0)
-    {
-        return Ok(WhenArg::At(midnight.and_utc()));
-    }
-    parse_duration(text).map(WhenArg::Ago).map_err(|_| {
-        "expected a time (2026-11-29T03:12:00Z, 2026-11-29 03:12Z, 2026-11-29) or how long ago (12h)"
-            .to_string()
-    })
-}
+pub use super::when::{WhenArg, parse_when};
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// Only actions at or after this time (a time, or how long ago: 12h).
+    /// The deployment whose actions to show (full id or unique prefix):
+    /// the same as --deployment.
+    #[arg(value_name = "DEPLOYMENT", conflicts_with = "deployment")]
+    pub deployment_id: Option<String>,
+
+    /// Only actions at or after this time: how long ago (12h, 2h30m), or a
+    /// time, with its zone (2026-12-01T20:05:00Z, 2026-12-01 20:05Z) or
+    /// without one (2026-12-01 20:05, 2026-12-01), then read in the local
+    /// time zone: TZ, else the system's.
     #[arg(long, value_parser = parse_when, value_name = "WHEN")]
     pub since: Option<WhenArg>,
 
-    /// Only actions before this time (a time, or how long ago).
+    /// Only actions before this time (as --since: how long ago, or a time;
+    /// without a zone, local).
     #[arg(long, value_parser = parse_when, value_name = "WHEN")]
     pub until: Option<WhenArg>,
 
@@ -71,4 +47,12 @@ pub struct HistoryArgs {
 
     #[command(flatten)]
     pub regions: RegionArgs,
+}
+
+impl HistoryArgs {
+    /// The deployment asked for, positional or by --deployment (clap
+    /// refuses both).
+    pub fn deployment(&self) -> Option<&str> {
+        self.deployment_id.as_deref().or(self.deployment.as_deref())
+    }
 }

@@ -21,6 +21,7 @@ mod requests;
 mod stuck;
 mod usage;
 mod values;
+mod when;
 
 pub use approvals::{ApprovalsCommand, ApprovalsInstallArgs};
 pub use args::*;
@@ -232,7 +233,8 @@ pub enum Command {
   pushleft-controller history
   pushleft-controller history --since 12h --reason-contains INC-4711
   pushleft-controller history --operator alice --output json
-  pushleft-controller history --deployment d0000002")]
+  pushleft-controller history d0000002 --since 2h30m
+  pushleft-controller history --since '2026-12-01 20:05'  # local time (TZ)")]
     History(HistoryArgs),
 
     /// A throwaway local PostgreSQL with the reference schema and incident

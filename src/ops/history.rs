@@ -21,7 +21,7 @@ pub fn list_all(ctx: &Context, args: &HistoryArgs) -> Result<Regional<History>> 
     let deployment = deployment(args, &regions)?;
     let many = matches!(regions, Regions::Many(_));
     let read = |session: &mut Session| {
-        let id = match (&deployment, &args.deployment) {
+        let id = match (&deployment, args.deployment()) {
             (Some(IdQuery::Full(id)), _) if many => Some(*id),
             // In one database the id is looked up (a prefix names exactly
             // one deployment, as everywhere else).
@@ -40,11 +40,7 @@ pub fn list_all(ctx: &Context, args: &HistoryArgs) -> Result<Regional<History>> 
 /// `--deployment` as given. A prefix is resolved in one database; across
 /// regions the id must be whole.
 fn deployment(args: &HistoryArgs, regions: &Regions) -> Result<Option<IdQuery>> {
-    let query = args
-        .deployment
-        .as_deref()
-        .map(deployment_id::parse)
-        .transpose()?;
+    let query = args.deployment().map(deployment_id::parse).transpose()?;
     if matches!(regions, Regions::Many(_)) && matches!(query, Some(IdQuery::Prefix { .. })) {
         return Err(exit::usage(
             "--deployment: with several regions give the full id (a prefix is \

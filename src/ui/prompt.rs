@@ -1,5 +1,13 @@
 //! The confirmation prompt: the operator types the deployment's short id
 //! back before anything is written.
+//!
+//! The plan and the question go to stderr; the answer is read from stdin
+//! when it is a terminal, else from the controlling terminal (`/dev/tty`,
+//! as git and apt do), so `stuck -o json | fail-safely --from -` asks on
+//! the screen it runs on (README, "A big incident"). Without either,
+//! nobody can answer: the caller refuses without `--yes`.
+
+use std::io::IsTerminal;
 
 use anyhow::Result;
 use uuid::Uuid;
@@ -53,6 +61,68 @@ pub fn prompt_lines(question: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// Why no confirmation can be asked, as the refusal's middle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoTerminal {
+    /// stderr, where the plan and the question go, is not a terminal.
+    Stderr,
+    /// stdin is not a terminal and the process has no controlling
+    /// terminal to read the answer from.
+    Answer,
+}
+
+impl NoTerminal {
+    pub fn why(self) -> &'static str {
+        match self {
+            NoTerminal::Stderr => "stderr, where the plan and the question go, is not a terminal",
+            NoTerminal::Answer => {
+                "stdin is not a terminal and there is no controlling terminal (/dev/tty) to \
+                 read the answer from"
+            }
+        }
+    }
+}
+
+/// Whether the operator can be asked: the plan shown on a terminal
+/// (stderr), the answer read from stdin or `/dev/tty` (see above).
+pub fn terminal_to_confirm_on() -> Result<(), NoTerminal> {
+    if !std::io::stderr().is_terminal() {
+        return Err(NoTerminal::Stderr);
+    }
+    if std::io::stdin().is_terminal() || controlling_terminal().is_ok() {
+        Ok(())
+    } else {
+        Err(NoTerminal::Answer)
+    }
+}
+
+fn controlling_terminal() -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+}
+
+/// Where the line editor runs: stderr (it reads stdin, a terminal), or
+/// the controlling terminal when stdin is a pipe (console reads the keys
+/// from `/dev/tty` then; the prompt and the echo go there too, where the
+/// keys are typed).
+fn answer_terminal() -> Result<console::Term> {
+    if std::io::stdin().is_terminal() {
+        return Ok(console::Term::stderr());
+    }
+    let tty = controlling_terminal().map_err(|err| {
+        exit::refused(format!(
+            "no terminal to confirm on: cannot open /dev/tty ({err}); rerun with --yes to run \
+             unattended; nothing was written"
+        ))
+    })?;
+    let read = tty
+        .try_clone()
+        .map_err(|err| anyhow::Error::new(err).context("opening /dev/tty for the answer"))?;
+    Ok(console::Term::read_write_pair(read, tty))
+}
+
 /// Asks one question and returns the answer, trimmed; Ctrl-C at the
 /// prompt is "interrupted, nothing was written", on a line of its own.
 pub fn ask(prompt: &str) -> Result<String> {
@@ -61,10 +131,11 @@ pub fn ask(prompt: &str) -> Result<String> {
     for line in lines {
         super::output::note(&line);
     }
+    let term = answer_terminal()?;
     let typed: String = dialoguer::Input::new()
         .with_prompt(last)
         .allow_empty(true)
-        .interact_text()
+        .interact_text_on(&term)
         .map_err(|err| match err {
             dialoguer::Error::IO(io) if io.kind() == std::io::ErrorKind::Interrupted => {
                 // Off the prompt's line: the error is not read as an answer.

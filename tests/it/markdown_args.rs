@@ -59,8 +59,12 @@ fn a_hostile_reason_keeps_every_markdown_report_in_shape() {
     let dir = tempfile::tempdir().unwrap();
     let plan = dir.path().join("plan.json");
     let plan = plan.to_str().unwrap();
+    // Both reasons' plans to the one file: the second replaces the first.
     same_shape("--plan-out", true, |r| {
-        md(&["fail-safely", "d0000002", "--plan-out", plan], r)
+        md(
+            &["fail-safely", "d0000002", "--plan-out", plan, "--force"],
+            r,
+        )
     });
     // Written, then read back by history and diagnose: each reason in a
     // database of its own.

@@ -20,11 +20,11 @@ use crate::support::{TestDb, strand_on_edge_07};
 /// One tmux server of its own (its socket in a temporary directory) with
 /// one pane running the binary; the pane's shell writes the exit status
 /// to a file and then sleeps, so nothing else is printed on the screen.
-struct Tmux {
+pub(crate) struct Tmux {
     dir: tempfile::TempDir,
 }
 
-fn have_tmux() -> bool {
+pub(crate) fn have_tmux() -> bool {
     let found = Command::new("tmux")
         .arg("-V")
         .output()
@@ -40,16 +40,22 @@ fn quoted(arg: &str) -> String {
 }
 
 impl Tmux {
-    fn start(db: &TestDb, (cols, rows): (u16, u16), args: &[&str]) -> Tmux {
-        let dir = tempfile::tempdir().expect("a directory for tmux");
-        let tmux = Tmux { dir };
+    pub(crate) fn start(db: &TestDb, size: (u16, u16), args: &[&str]) -> Tmux {
         let mut command = vec![quoted(env!("CARGO_BIN_EXE_pushleft-controller"))];
         command.extend(args.iter().map(|a| quoted(a)));
+        Tmux::start_shell(db, size, &command.join(" "))
+    }
+
+    /// The pane runs `line` (sh: a pipeline, say); `"$PL"` in it is the
+    /// binary under test.
+    pub(crate) fn start_shell(db: &TestDb, (cols, rows): (u16, u16), line: &str) -> Tmux {
+        let dir = tempfile::tempdir().expect("a directory for tmux");
+        let tmux = Tmux { dir };
+        let bin = quoted(env!("CARGO_BIN_EXE_pushleft-controller"));
         let script = format!(
             // Ctrl-C reaches the shell too: a trap (reset for the
             // command it runs) keeps it alive to write the status.
-            "trap : INT; {}; echo $? > {}; exec sleep 600",
-            command.join(" "),
+            "trap : INT; PL={bin}; {line}; echo $? > {}; exec sleep 600",
             quoted(&tmux.status_file().display().to_string())
         );
         let mut cmd = tmux.cmd();
@@ -94,7 +100,7 @@ impl Tmux {
     }
 
     /// The visible screen, line by line.
-    fn visible(&self) -> Vec<String> {
+    pub(crate) fn visible(&self) -> Vec<String> {
         self.tmux(&["capture-pane", "-p", "-t", "t"])
             .lines()
             .map(|l| l.trim_end().to_string())
@@ -102,7 +108,7 @@ impl Tmux {
     }
 
     /// The scrollback and the screen, lines the terminal wrapped joined.
-    fn everything(&self) -> String {
+    pub(crate) fn everything(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-J", "-S", "-", "-t", "t"])
             .lines()
             .map(str::trim_end)
@@ -116,13 +122,13 @@ impl Tmux {
             .to_string()
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "t"];
         args.extend(keys);
         self.tmux(&args);
     }
 
-    fn status(&self) -> Option<String> {
+    pub(crate) fn status(&self) -> Option<String> {
         std::fs::read_to_string(self.status_file())
             .ok()
             .map(|s| s.trim().to_string())
@@ -131,7 +137,7 @@ impl Tmux {
 
     /// Waits until `ready` holds of the visible screen (60 s at most).
     #[track_caller]
-    fn wait_for(&self, what: &str, ready: impl Fn(&Tmux) -> bool) {
+    pub(crate) fn wait_for(&self, what: &str, ready: impl Fn(&Tmux) -> bool) {
         let start = Instant::now();
         while !ready(self) {
             assert!(
@@ -144,7 +150,7 @@ impl Tmux {
     }
 
     /// Runs to its end: a pager waiting on its first page is left with q.
-    fn finish(&self) -> String {
+    pub(crate) fn finish(&self) -> String {
         self.wait_for("the output", |t| {
             t.status().is_some() || t.visible().iter().any(|l| l.starts_with("fingerprint"))
         });

@@ -41,12 +41,13 @@ pub fn apply(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<BatchR
         ..
     } = connected;
     let requests = requests(ctx, args, &plan, &target, &approvals)?;
-    let to_write = check_each(&mut client, &requests)?;
+    let replays = check_each(&mut client, &requests)?;
+    let to_write = replays.iter().filter(|replay| !**replay).count();
     if !args.yes && to_write > 0 {
         confirm(ctx, &plan, &target, to_write)?;
     }
     let mut pace = Pace::at(args.rate);
-    let items = apply_each(&mut client, &requests, terminal, &mut pace);
+    let items = apply_each(&mut client, &requests, terminal, (&mut pace, &replays));
     let done = Done {
         dry_run: false,
         target: Some(target),
@@ -77,7 +78,8 @@ fn held(connected: &mut Connected, plan: Plan, args: &FailSafelyArgs) -> Result<
     Ok(plan)
 }
 
-/// Each deployment in its own guarded transaction, paced, with a
+/// Each deployment in its own guarded transaction, paced (but not those
+/// the check found already applied: a replay is not paced), with a
 /// progress bar on a terminal. Ctrl-C between two deployments (or during
 /// the pace's wait) ends the batch there, with the report of what was
 /// written.
@@ -85,11 +87,11 @@ fn apply_each(
     client: &mut Session,
     requests: &[Request],
     terminal: bool,
-    pace: &mut Pace,
+    paced: (&mut Pace, &[bool]),
 ) -> Vec<BatchItem> {
     let _deferred = crate::interrupt::deferred();
     let bar = ui::batch::progress(terminal, requests.len());
-    let items = run_each(client, requests, false, false, bar.as_ref(), pace);
+    let items = run_each(client, requests, false, false, bar.as_ref(), paced);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -183,10 +185,10 @@ fn server_copy(
 
 /// Every deployment under its locks, held to the plan (rolled back):
 /// the first that no longer holds refuses the whole plan before anything
-/// is written. Returns how many are still to write (the others are
-/// replays of an earlier apply).
-fn check_each(client: &mut Session, requests: &[Request]) -> Result<usize> {
-    let mut to_write = 0;
+/// is written. Returns, in order, which are replays of an earlier apply
+/// (the others are still to write).
+fn check_each(client: &mut Session, requests: &[Request]) -> Result<Vec<bool>> {
+    let mut replays = Vec::with_capacity(requests.len());
     for request in requests {
         let dry = Request {
             dry_run: true,
@@ -198,11 +200,9 @@ fn check_each(client: &mut Session, requests: &[Request]) -> Result<usize> {
                 request.deployment
             )
         })?;
-        if !outcome.replayed {
-            to_write += 1;
-        }
+        replays.push(outcome.replayed);
     }
-    Ok(to_write)
+    Ok(replays)
 }
 
 /// Shows the plan with who asked and when, and asks for the id (one

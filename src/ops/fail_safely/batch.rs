@@ -76,19 +76,22 @@ fn skipped(deployment: &str) -> BatchItem {
 /// runs, reported as planned, and a refusal does not stop them. Otherwise
 /// it stops at the first refusal or error unless `keep_going`; at Ctrl-C
 /// always. What was not run is reported as skipped; `bar` advances once
-/// per deployment.
+/// per deployment. `replays`: which the plan found already done, in
+/// order (none known: empty); those are not paced, nor is any that turns
+/// out to replay (`pace`).
 pub(super) fn run_each(
     client: &mut Session,
     requests: &[Request],
     keep_going: bool,
     planning: bool,
     bar: Option<&indicatif::ProgressBar>,
-    pace: &mut Pace,
+    (pace, replays): (&mut Pace, &[bool]),
 ) -> Vec<BatchItem> {
     let mut items = Vec::with_capacity(requests.len());
     let mut stopped = false;
-    for request in requests {
-        if stopped || crate::interrupt::interrupted() || !pace.wait() {
+    for (i, request) in requests.iter().enumerate() {
+        let replay_expected = replays.get(i).copied().unwrap_or(false);
+        if stopped || crate::interrupt::interrupted() || !pace.wait(replay_expected) {
             items.push(skipped(&request.deployment));
             continue;
         }
@@ -96,6 +99,7 @@ pub(super) fn run_each(
             bar.set_message(request.deployment.clone());
         }
         let done = item(&request.deployment, execute(client, request), planning);
+        pace.ran(done.result == BatchResult::Applied);
         if done.outcome.is_none() && !keep_going && !planning {
             stopped = true;
         }
@@ -196,7 +200,7 @@ fn unattended(
         args.keep_going,
         args.dry_run,
         bar.as_ref(),
-        pace,
+        (pace, &[]),
     );
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -223,7 +227,7 @@ fn confirm_and_apply(
             ..r.clone()
         })
         .collect();
-    let plan = run_each(client, &dry, true, true, None, &mut Pace::none());
+    let plan = run_each(client, &dry, true, true, None, (&mut Pace::none(), &[]));
     ui::note(&ui::batch::plan_text(
         &ctx.output,
         &plan,
@@ -253,7 +257,12 @@ fn confirm_and_apply(
     // of what was written, instead of killing it half-way.
     let _deferred = crate::interrupt::deferred();
     let bar = ui::batch::progress(shown.terminal, apply.len());
-    let items = run_each(client, &apply, args.keep_going, false, bar.as_ref(), pace);
+    let replays: Vec<bool> = plan
+        .iter()
+        .map(|i| i.outcome.as_ref().is_some_and(|o| o.replayed))
+        .collect();
+    let paced = (pace, replays.as_slice());
+    let items = run_each(client, &apply, args.keep_going, false, bar.as_ref(), paced);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -3,6 +3,13 @@
 //! incident does not hand the scheduler forty teardowns at once; the wait
 //! is cut into short sleeps, so Ctrl-C ends the batch between two
 //! deployments at once (what is done stays done; a rerun replays it).
+//!
+//! Only writes are paced: a deployment that replays (an earlier run
+//! already wrote it) hands the scheduler nothing, so it neither waits nor
+//! counts as a start. One the plan knows to be a replay does not wait at
+//! all; one found to be a replay only in its transaction (`--yes`, no plan
+//! shown) waits at most for the write before it, and the next write is
+//! still paced from that write.
 
 use std::time::{Duration, Instant};
 
@@ -14,9 +21,13 @@ const SLICE: Duration = Duration::from_millis(50);
 /// The pace of one batch's writes.
 pub struct Pace {
     rate: Option<Rate>,
+    /// The first and the last start of a write, and how many there were.
     first: Option<Instant>,
     last: Option<Instant>,
     runs: usize,
+    /// The start of the deployment running now, until it is known
+    /// whether it wrote.
+    started: Option<Instant>,
 }
 
 impl Pace {
@@ -27,6 +38,7 @@ impl Pace {
             first: None,
             last: None,
             runs: 0,
+            started: None,
         }
     }
 
@@ -46,10 +58,12 @@ impl Pace {
         }
     }
 
-    /// Before a deployment: waits until its start is due. False when
-    /// Ctrl-C came (then it does not start).
-    pub fn wait(&mut self) -> bool {
-        if let (Some(rate), Some(last)) = (self.rate, self.last) {
+    /// Before a deployment: waits until its start is due, unless it is
+    /// expected to replay (then it is not due for anything). False when
+    /// Ctrl-C came (then it does not start). [`Pace::ran`] says after it
+    /// whether it wrote.
+    pub fn wait(&mut self, replay_expected: bool) -> bool {
+        if let (Some(rate), Some(last), false) = (self.rate, self.last, replay_expected) {
             let due = last + rate.interval();
             while Instant::now() < due {
                 if crate::interrupt::interrupted() {
@@ -61,14 +75,22 @@ impl Pace {
         if crate::interrupt::interrupted() {
             return false;
         }
-        let now = Instant::now();
-        self.first.get_or_insert(now);
-        self.last = Some(now);
-        self.runs += 1;
+        self.started = Some(Instant::now());
         true
     }
 
-    /// The pace kept so far (None without a rate, or before any start).
+    /// After a deployment: a write counts as a start (the next write is
+    /// paced from it); a replay, or a run that failed before writing,
+    /// does not.
+    pub fn ran(&mut self, wrote: bool) {
+        if let (Some(start), true) = (self.started.take(), wrote) {
+            self.first.get_or_insert(start);
+            self.last = Some(start);
+            self.runs += 1;
+        }
+    }
+
+    /// The pace kept so far (None without a rate, or before any write).
     pub fn kept(&self) -> Option<RateKept> {
         let (rate, first, last) = (self.rate?, self.first?, self.last?);
         let span = last.duration_since(first).as_secs_f64();

@@ -27,6 +27,7 @@ use crate::ops::Context;
 /// deployment of the batch was refused (without --keep-going), no plan
 /// and the batch's report.
 pub fn write_plan(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<Finished> {
+    super::plan_file::check_free(out, args.force)?;
     let requests = dry_runs(ctx, args)?;
     let Some(first) = requests.first() else {
         return Err(exit::usage("give a deployment id, or --from FILE"));
@@ -42,7 +43,14 @@ pub fn write_plan(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<Fi
         let outcome = execute(&mut client, first)?;
         vec![batch::item(&first.deployment, Ok(outcome), true)]
     } else {
-        run_each(&mut client, &requests, true, true, None, &mut Pace::none())
+        run_each(
+            &mut client,
+            &requests,
+            true,
+            true,
+            None,
+            (&mut Pace::none(), &[]),
+        )
     };
     if items.iter().any(|i| i.outcome.is_none()) && !args.keep_going {
         return Ok(Finished::Batch(refused(items, target)));
@@ -51,7 +59,7 @@ pub fn write_plan(ctx: &Context, args: &FailSafelyArgs, out: &Path) -> Result<Fi
     if approvals.installed {
         record(&mut client, &mut plan, &first.audit.os_user, args)?;
     }
-    write(out, &plan)?;
+    write(out, &plan, args.force)?;
     Ok(Finished::Plan(plan))
 }
 
@@ -185,18 +193,13 @@ fn record(
 }
 
 /// The plan file, with its format version: the same document `-o json`
-/// prints.
-fn write(out: &Path, plan: &Plan) -> Result<()> {
+/// prints; never over another file unless `force` (`plan_file::write`).
+fn write(out: &Path, plan: &Plan, force: bool) -> Result<()> {
     let file = PlanFile {
         schema_version: PLAN_VERSION,
         plan: plan.clone(),
     };
     let mut text = serde_json::to_string_pretty(&file).context("serializing the plan")?;
     text.push('\n');
-    std::fs::write(out, text).map_err(|err| {
-        exit::usage(format!(
-            "cannot write the plan to {}: {err}; nothing was written to the database either",
-            out.display()
-        ))
-    })
+    super::plan_file::write(out, &text, force)
 }

@@ -7,8 +7,15 @@
 //! [`DEADLINE`]; its `schema_version` first, then the plan with every field
 //! known at every level, then no more deployments than `--max`. Each
 //! refusal is exit 2 and names the file; nothing was written.
+//!
+//! Writing one (`--plan-out FILE`, README, "Two-person break-glass"): a
+//! plan under review is never overwritten. Without `--force` the file is
+//! created exclusively (O_EXCL: when it exists, or appears meanwhile, the
+//! write is refused, exit 2); with `--force` the plan goes to a temporary
+//! file in the same directory, renamed over FILE: a reader sees the old
+//! plan or the new one, never half of either.
 
-use std::io::Read as _;
+use std::io::{Read as _, Write as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -159,6 +166,74 @@ fn parse(file: &Path, bytes: &[u8]) -> Result<Plan> {
         )));
     }
     serde_json::from_value(Value::Object(document)).map_err(|err| not_a_plan(&err))
+}
+
+/// Refuses (2) before anything is decided when `out` exists and `force`
+/// is not given: the plan would be made for nothing.
+pub fn check_free(out: &Path, force: bool) -> Result<()> {
+    match std::fs::symlink_metadata(out) {
+        Ok(_) if !force => Err(exists(out)),
+        _ => Ok(()),
+    }
+}
+
+fn exists(out: &Path) -> anyhow::Error {
+    exit::usage(format!(
+        "the plan file {} exists and is not overwritten (it may be a plan under review): give \
+         another name, or --force to replace it; nothing was written to the database",
+        shown(out)
+    ))
+}
+
+/// Writes `text` to `out`: created exclusively, or with `force` replaced
+/// atomically (see above).
+pub fn write(out: &Path, text: &str, force: bool) -> Result<()> {
+    let cannot = |err: std::io::Error| {
+        exit::usage(format!(
+            "cannot write the plan to {}: {err}; nothing was written to the database either",
+            shown(out)
+        ))
+    };
+    if force {
+        return replace(out, text).map_err(cannot);
+    }
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(out)
+    {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => return Err(exists(out)),
+        Err(err) => return Err(cannot(err)),
+    };
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all());
+    if let Err(err) = written {
+        // Half a plan is no plan: the file this run created goes.
+        let _ = std::fs::remove_file(out);
+        return Err(cannot(err));
+    }
+    Ok(())
+}
+
+/// A temporary file beside `out` (same file system: the rename is
+/// atomic), synced, then renamed over it.
+fn replace(out: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".plan-out.")
+        // As a new file gets (the umask applies): the reviewer reads it.
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    temp.write_all(text.as_bytes())?;
+    temp.as_file().sync_all()?;
+    temp.persist(out).map_err(|err| err.error)?;
+    Ok(())
 }
 
 #[cfg(test)]

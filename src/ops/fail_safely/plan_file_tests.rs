@@ -64,3 +64,37 @@ fn the_version_comes_first_then_every_field_must_be_known() {
     assert!(!unknown.contains('\u{1b}'), "{unknown}");
     assert!(message(parse(file, b"[1]")).contains("is not a plan"));
 }
+
+#[test]
+fn a_plan_is_written_over_no_other_file_unless_forced() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let out = dir.path().join("plan.json");
+    check_free(&out, false).expect("no file yet");
+    write(&out, "first\n", false).expect("a new file");
+    let err = check_free(&out, false).expect_err("it exists now");
+    assert_eq!(exit::code_for(&err), exit::ExitCode::Usage);
+    let said = format!("{err}");
+    assert!(
+        said.contains("give another name, or --force to replace it"),
+        "{said}"
+    );
+    let err = write(&out, "second\n", false).expect_err("created exclusively");
+    assert_eq!(exit::code_for(&err), exit::ExitCode::Usage);
+    assert_eq!(std::fs::read_to_string(&out).expect("the file"), "first\n");
+    check_free(&out, true).expect("--force");
+    write(&out, "second\n", true).expect("replaced");
+    assert_eq!(std::fs::read_to_string(&out).expect("the file"), "second\n");
+    // Nothing is left beside it: the temporary file was renamed.
+    assert_eq!(
+        std::fs::read_dir(dir.path())
+            .expect("the directory")
+            .count(),
+        1
+    );
+    // A dangling symlink is a file there too: never written through.
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).expect("a symlink");
+    assert!(check_free(&link, false).is_err());
+    assert!(write(&link, "x", false).is_err());
+    assert!(!dir.path().join("elsewhere").exists());
+}

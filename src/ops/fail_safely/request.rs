@@ -2,7 +2,6 @@
 //! arguments for one deployment, the transition run with its retries shown
 //! and lock holders named, and the refusal without a terminal.
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::db::session::Session;
@@ -131,18 +130,21 @@ fn name_lock_holders(client: &mut Session, request: &Request, err: anyhow::Error
 }
 
 /// Without a terminal, and without --yes, nobody can confirm: refuse
-/// before touching the database.
+/// before touching the database. A list on stdin (`--from -`) is no
+/// reason: the answer is read from the controlling terminal then
+/// (`ui::prompt`). True when the operator can be asked.
 pub fn refuse_without_terminal(args: &FailSafelyArgs) -> Result<bool> {
-    let terminal = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
-    if args.apply.is_some() && !args.yes && !terminal {
-        return Err(exit::refused(
-            "no terminal to confirm on: rerun with --yes to apply the plan unattended (it is held to the plan's paths and fingerprints); nothing was written",
-        ));
+    let asked = !args.dry_run && !args.yes;
+    match ui::prompt::terminal_to_confirm_on() {
+        Ok(()) => Ok(true),
+        Err(_) if !asked => Ok(false),
+        Err(no) if args.apply.is_some() => Err(exit::refused(format!(
+            "no terminal to confirm on ({}): rerun with --yes to apply the plan unattended (it is held to the plan's paths and fingerprints); nothing was written",
+            no.why()
+        ))),
+        Err(no) => Err(exit::refused(format!(
+            "no terminal to confirm on ({}): rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",
+            no.why()
+        ))),
     }
-    if !args.dry_run && !args.yes && !terminal {
-        return Err(exit::refused(
-            "no terminal to confirm on: rerun with --yes (and --expect-path / --expect-fingerprint from diagnose) to run unattended; nothing was written",
-        ));
-    }
-    Ok(terminal)
 }

@@ -2,12 +2,14 @@
 //! on a terminal, short help, the version, completion from the database
 //! and `--show-sql`.
 
+mod accepted_back;
 mod completion;
 mod help;
 mod hostile_names;
 mod paged;
 mod piped;
 mod show_sql;
+mod typed_back;
 
 use std::process::{Command, Stdio};
 
