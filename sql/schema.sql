@@ -1,7 +1,7 @@
 -- Reference schema of the control plane's PostgreSQL database.
 --
 -- pushleft-controller is a client of an existing database; this file is the
--- shape it relies on (README, "The database it talks to"). The sandbox, the
+-- shape it relies on (pushleft-controller(1), THE DATABASE IT TALKS TO). The sandbox, the
 -- tests and the benchmarks load it. It loads into an empty database with
 --   psql -v ON_ERROR_STOP=1 -f sql/schema.sql
 -- and from Rust through include_str!.

@@ -1,4 +1,4 @@
--- Shell completion (README, "Shell completions and man pages"): what a
+-- Shell completion (pushleft-controller(1), SHELL COMPLETION): what a
 -- command line can name, in one quick read, in the order it is offered.
 --   deployment: in flight (stuck ones first: no event for $1 ms), then
 --     those an operator failed or tore down in the last day (what `wait`

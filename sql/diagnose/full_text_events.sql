@@ -1,4 +1,4 @@
--- diagnose --full-text (README, "Huge text"), last: the whole payload,
+-- diagnose --full-text (pushleft-controller-diagnose(1), HUGE TEXT), last: the whole payload,
 -- without its log key, of each event of deployment $1, oldest first, in
 -- pieces of at most $2 bytes of UTF-8; the same columns and rules as
 -- sql/diagnose/full_text_jobs.sql, with the event's sequence. The trail

@@ -1,4 +1,4 @@
--- diagnose --full-text (README, "Huge text"), first: the whole last_error
+-- diagnose --full-text (pushleft-controller-diagnose(1), HUGE TEXT), first: the whole last_error
 -- of each job of deployment $1, oldest job first, in pieces of at most $2
 -- bytes of UTF-8. Run in the read-only snapshot of the other two
 -- (full_text_results.sql, full_text_events.sql), and streamed: the tool

@@ -1,4 +1,4 @@
--- diagnose --full-text (README, "Huge text"), second: the whole output,
+-- diagnose --full-text (pushleft-controller-diagnose(1), HUGE TEXT), second: the whole output,
 -- without its log key, of each agent result on a job of deployment $1,
 -- oldest first, in pieces of at most $2 bytes of UTF-8; the same columns
 -- and rules as sql/diagnose/full_text_jobs.sql. The results come from the

@@ -18,7 +18,7 @@
 -- data for the report.
 --
 -- The text the control plane stores without bound (a job's last_error, an
--- event's payload, an agent's output; README, "Huge text") is read cut:
+-- event's payload, an agent's output; pushleft-controller-diagnose(1), HUGE TEXT) is read cut:
 -- its first :text_cut characters (left() counts characters, so no
 -- character is split), its full length in bytes (<column>_length) and
 -- whether it was cut (<column>_cut), so a 50 MB value never crosses the

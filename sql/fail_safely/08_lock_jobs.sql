@@ -3,7 +3,7 @@
 -- result can be inserted for them (its foreign key needs a KEY SHARE lock
 -- on the job row). Only the ids come back: the read that follows
 -- (sql/diagnose/snapshot.sql) is what is decided from, and a job's
--- payload can hold megabytes of last_error (README, "Huge text").
+-- payload can hold megabytes of last_error (pushleft-controller-diagnose(1), HUGE TEXT).
 SELECT id
 FROM :"schema".jobs
 WHERE deployment_id = $1

@@ -1,4 +1,4 @@
--- The whole schema check (README, "The database it talks to" and "What
+-- The whole schema check (pushleft-controller(1), THE DATABASE IT TALKS TO and "What
 -- fail-safely checks before it writes") in ONE catalog statement with no
 -- parameters, so fail-safely sends it in the same message as the lock that
 -- freezes the written tables' triggers and rules (a simple-query message

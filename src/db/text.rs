@@ -1,4 +1,4 @@
-//! Database text without bound (README, "Huge text"): the values the
+//! Database text without bound (pushleft-controller-diagnose(1), HUGE TEXT): the values the
 //! reads get cut (`left(col, :text_cut)` with the full length, in the SQL
 //! files), made into the model; and `diagnose --full-text`, which streams
 //! the whole of each value in pieces and hands them on as they arrive, so

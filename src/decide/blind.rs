@@ -1,5 +1,5 @@
 //! Never name a path from a read that may not have seen every row
-//! (README, "Reads row-level security filters"). Where row-level security
+//! (pushleft-controller(1), READS ROW-LEVEL SECURITY FILTERS). Where row-level security
 //! applies to the reading role on a table the decision reads, a policy may
 //! hide the newest event (a busy deployment looks quiet), a targeted job
 //! (a dispatched one looks undispatched) or an instance: the verdict names

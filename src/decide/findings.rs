@@ -137,7 +137,7 @@ fn job_findings(a: &Assessment, job: &Job, found: &mut Findings) {
 }
 
 /// A job's last error as a finding quotes it: `: text`, or, read cut
-/// (README, "Huge text"), the note first, so that a screen that shows
+/// (pushleft-controller-diagnose(1), HUGE TEXT), the note first, so that a screen that shows
 /// only the head of a long finding still says so.
 fn last_error(job: &Job) -> String {
     match job.last_error.as_deref() {

@@ -1,4 +1,4 @@
-//! The guard's rules (README, "fail-safely, step by step", step 11), pure:
+//! The guard's rules (pushleft-controller-fail-safely(1), STEP BY STEP, step 11), pure:
 //! given what the transaction did by the server's own accounts, did it
 //! change exactly one `deployments` row and insert exactly one event, and
 //! nothing else anywhere?

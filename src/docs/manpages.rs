@@ -18,10 +18,62 @@ const CONNECTING: &str = include_str!("../../man/src/connecting.roff");
 const EXIT_STATUS: &str = include_str!("../../man/src/exit-status.roff");
 const ENVIRONMENT: &str = include_str!("../../man/src/environment.roff");
 const FILES: &str = include_str!("../../man/src/files.roff");
-/// The alerting section of stuck's page, and the rules it shows (the
-/// README's "Monitoring" has the same rules).
+/// The alerting section of stuck's page, and the rules it shows.
 const STUCK_ALERTING: &str = include_str!("../../man/src/stuck-alerting.roff");
 pub const ALERT_RULES: &str = include_str!("../../man/src/alert-rules.yml");
+/// The reference the README leaves to the pages (`man/src/guide/`, one
+/// roff file a section), each on the page an operator opens for it, after
+/// EXAMPLES and JSON OUTPUT.
+const GUIDE: &[(&str, &str)] = &[
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/output.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/database.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/connecting-details.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/regions.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/tickets.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/completion.roff"),
+    ),
+    (
+        "pushleft-controller",
+        include_str!("../../man/src/guide/when-things-go-wrong.roff"),
+    ),
+    (
+        "pushleft-controller-fail-safely",
+        include_str!("../../man/src/guide/step-by-step.roff"),
+    ),
+    (
+        "pushleft-controller-fail-safely",
+        include_str!("../../man/src/guide/checks.roff"),
+    ),
+    (
+        "pushleft-controller-fail-safely",
+        include_str!("../../man/src/guide/two-person.roff"),
+    ),
+    (
+        "pushleft-controller-diagnose",
+        include_str!("../../man/src/guide/huge-text.roff"),
+    ),
+    (
+        "pushleft-controller-stuck",
+        include_str!("../../man/src/guide/monitoring.roff"),
+    ),
+];
 /// What fail-safely refuses, with its messages: on its page only.
 const FAIL_SAFELY_REFUSALS: &str = include_str!("../../man/src/fail-safely-refusals.roff");
 
@@ -97,6 +149,11 @@ fn render(dir: &Path, cmd: &clap::Command, all: &[String]) -> Result<()> {
     }
     if let Some(json) = json::for_page(&name) {
         text.push_str(json);
+    }
+    for (page, section) in GUIDE {
+        if *page == name {
+            text.push_str(section);
+        }
     }
     if name == "pushleft-controller-fail-safely" {
         text.push_str(FAIL_SAFELY_REFUSALS);

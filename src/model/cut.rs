@@ -1,4 +1,4 @@
-//! Database text read cut (README, "Huge text"). The control plane stores
+//! Database text read cut (pushleft-controller-diagnose(1), HUGE TEXT). The control plane stores
 //! some text without any bound — a job's `last_error`, an event's
 //! payload, an agent's output, an operator's reason — and a single value
 //! of 50 MB must not make the tool hold 150 MB. Every such column is read

@@ -65,7 +65,7 @@ pub struct Event {
     #[serde(serialize_with = "super::timestamp::serialize_opt")]
     pub occurred_at: Option<DateTime<Utc>>,
     /// Without its `log` key (removed by the query itself); JSON null for
-    /// a NULL. When cut (README, "Huge text"), a string: the first
+    /// a NULL. When cut (pushleft-controller-diagnose(1), HUGE TEXT), a string: the first
     /// characters of its JSON text.
     pub payload: Value,
     /// The payload's length in bytes (as JSON text, without `log`); none
@@ -123,7 +123,7 @@ pub struct JobResult {
     pub node_id: Uuid,
     pub attempt: i32,
     pub outcome: ResultOutcome,
-    /// Without its `log` key. When cut (README, "Huge text"), a string:
+    /// Without its `log` key. When cut (pushleft-controller-diagnose(1), HUGE TEXT), a string:
     /// the first characters of its JSON text.
     pub output: Value,
     /// The output's length in bytes (as JSON text, without `log`); none

@@ -83,7 +83,7 @@ pub fn stream(
     })
 }
 
-/// `diagnose --full-text` (README, "Huge text"): the whole of every job's
+/// `diagnose --full-text` (pushleft-controller-diagnose(1), HUGE TEXT): the whole of every job's
 /// last error, agent result's output and event's payload, written as it
 /// arrives in one read-only snapshot, never held whole. Plain text only.
 pub fn full_text(ctx: &Context, args: &DiagnoseArgs) -> Result<()> {

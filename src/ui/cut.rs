@@ -1,4 +1,4 @@
-//! Where a value was read cut (README, "Huge text"): one line under the
+//! Where a value was read cut (pushleft-controller-diagnose(1), HUGE TEXT): one line under the
 //! section that shows it, on the screen and in a ticket, naming the value
 //! and its whole length, and how to get the whole of it.
 

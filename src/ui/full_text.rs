@@ -1,4 +1,4 @@
-//! `diagnose --full-text` (README, "Huge text"): the whole of each value
+//! `diagnose --full-text` (pushleft-controller-diagnose(1), HUGE TEXT): the whole of each value
 //! the other reports show cut, written to stdout as its pieces arrive.
 //! Database text never reaches a terminal raw: each piece goes through the
 //! sanitizer (newlines kept, every other control, bidi or invisible

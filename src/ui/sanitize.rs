@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use crate::model::text::{escaped, is_unsafe, push_escaped};
 
 /// The most characters of one piece of text the screen shows: as many as
-/// a read takes of one database value (README, "Huge text"), so a value
+/// a read takes of one database value (pushleft-controller-diagnose(1), HUGE TEXT), so a value
 /// read cut is shown whole and the note under its section tells the rest;
 /// longer text is what the tool composed (a finding quoting a value), and
 /// JSON carries that whole.

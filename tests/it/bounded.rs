@@ -60,7 +60,7 @@ fn ten_thousand_jobs_fit_in_a_couple_of_screens() {
     assert_eq!(json["jobs"].as_array().unwrap().len(), 10_001);
 }
 
-/// The value is read cut (README, "Huge text"): the screen and JSON say
+/// The value is read cut (pushleft-controller-diagnose(1), HUGE TEXT): the screen and JSON say
 /// so with its whole length, and `--full-text` has it whole (once JSON
 /// did, which took three times the value in memory).
 #[test]

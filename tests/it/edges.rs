@@ -1,4 +1,4 @@
-//! Edge values (README, "The database it talks to"), through the real binary against a real PostgreSQL:
+//! Edge values (pushleft-controller(1), THE DATABASE IT TALKS TO), through the real binary against a real PostgreSQL:
 //! a trail at the bigint maximum is a refusal, with nothing written; times
 //! ahead of the server's clock are clock skew (a finding, a warning),
 //! never a negative age, and never make a deployment look stuck.

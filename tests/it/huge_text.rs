@@ -1,4 +1,4 @@
-//! Text without bound (README, "Huge text"): a 50 MB last error, event
+//! Text without bound (pushleft-controller-diagnose(1), HUGE TEXT): a 50 MB last error, event
 //! payload and agent output, planted the way an agent would write them,
 //! are read cut with their whole length everywhere, and whole by
 //! `diagnose --full-text`; every run of the real binary stays under 50 MB

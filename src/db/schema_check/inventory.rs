@@ -1,4 +1,4 @@
-//! The closed world (README, "What fail-safely checks before it writes"):
+//! The closed world (pushleft-controller-fail-safely(1), WHAT FAIL-SAFELY CHECKS BEFORE IT WRITES):
 //! every table the decision reads or the write touches, and every
 //! partition and inheritance child of each (the `inventory` section of
 //! `sql/schema_check/check.sql`). Whatever could hide a row from the

@@ -8,7 +8,7 @@
 //!   `(deployment_id, sequence)`;
 //! - the foreign keys "decide under locks" rests on exist and are enforced:
 //!   from jobs, instances and events to the deployment, from results to the
-//!   job (README, "The database it talks to");
+//!   job (pushleft-controller(1), THE DATABASE IT TALKS TO);
 //! - the triggers that protect the audit trail (`BEFORE DELETE` on
 //!   `deployment_events`, `jobs` and `agent_job_results`, `BEFORE UPDATE`
 //!   on `deployment_events` and `agent_job_results`) are on every relation

@@ -48,7 +48,7 @@ pub const SCHEMA_LITERAL_PLACEHOLDER: &str = ":'schema'";
 /// syntax again, so `psql -v read_settings=…` renders it the same way.
 pub const READ_SETTINGS_PLACEHOLDER: &str = ":read_settings";
 
-/// Where a read cuts database text (README, "Huge text"): `left(col,
+/// Where a read cuts database text (pushleft-controller-diagnose(1), HUGE TEXT): `left(col,
 /// :text_cut)`, rendered as [`crate::model::cut::TEXT_CUT_CHARS`], a
 /// number of ours (psql: `-v text_cut=4096`).
 pub const TEXT_CUT_PLACEHOLDER: &str = ":text_cut";

@@ -1,4 +1,4 @@
-//! Step 4 (README, "fail-safely, step by step"): one simple-query message,
+//! Step 4 (pushleft-controller-fail-safely(1), STEP BY STEP): one simple-query message,
 //! no parameters, one round trip: the guard's counters before anything is
 //! written, the idempotency key's advisory lock, the two written tables
 //! locked against DDL, who writes, the whole schema check and the write

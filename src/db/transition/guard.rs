@@ -1,4 +1,4 @@
-//! The guard, in the database (README, "fail-safely, step by step"): the
+//! The guard, in the database (pushleft-controller-fail-safely(1), STEP BY STEP): the
 //! tuple counters read before anything is written (step 4's message), and
 //! after the writes, in ONE message (step 11): deferred triggers fire
 //! first, then the counters, the locks held and the read-back (step 12),

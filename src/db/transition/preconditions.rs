@@ -1,4 +1,4 @@
-//! What steps 1 and 2 of README, "fail-safely, step by step" read before
+//! What steps 1 and 2 of pushleft-controller-fail-safely(1), STEP BY STEP read before
 //! anything else: whether the server is a standby, and the settings in
 //! force. Whether that makes the server unfit for the write is
 //! `decide::transition::server`'s to say.

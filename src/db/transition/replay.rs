@@ -1,4 +1,4 @@
-//! Step 8 (README, "fail-safely, step by step"): an event with this
+//! Step 8 (pushleft-controller-fail-safely(1), STEP BY STEP): an event with this
 //! idempotency key exists, found by step 6. Read here, column by column;
 //! whether it is a replay of this run and what the earlier run did is
 //! `decide::transition::replay`'s to say.

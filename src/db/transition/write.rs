@@ -1,4 +1,4 @@
-//! Steps 10 and 12 (README, "fail-safely, step by step"): the runbook's
+//! Steps 10 and 12 (pushleft-controller-fail-safely(1), STEP BY STEP): the runbook's
 //! UPDATE and the event with the audit, in one statement, and after the
 //! guard, just before COMMIT, what the database holds (read in step 11's
 //! message). `decide::transition::written` checks each against what was

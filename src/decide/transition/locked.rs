@@ -1,4 +1,4 @@
-//! Step 9 (README, "fail-safely, step by step"): decide from what was read
+//! Step 9 (pushleft-controller-fail-safely(1), STEP BY STEP): decide from what was read
 //! under the row locks, with the same verdict `diagnose` shows. Refused: a
 //! deployment that cannot be decided, one with nothing to do, one that is
 //! not stuck (unless `--even-if-not-stuck`), and an `--expect-path` or

@@ -1,4 +1,4 @@
-//! Step 8 (README, "fail-safely, step by step"): an event with this
+//! Step 8 (pushleft-controller-fail-safely(1), STEP BY STEP): an event with this
 //! idempotency key exists. The same deployment and reason is a replay that
 //! writes nothing, and still honours `--expect-path` and
 //! `--expect-fingerprint` (against what the earlier run recorded — the

@@ -1,5 +1,5 @@
 //! A server or a database unfit for fail-safely's write (steps 1, 2 and 5
-//! of README, "fail-safely, step by step"): a standby, a read-only default
+//! of pushleft-controller-fail-safely(1), STEP BY STEP): a standby, a read-only default
 //! somebody set on purpose, statistics the guard cannot count with, and a
 //! database the schema check cannot vouch for. Each is a refusal (exit 4)
 //! that names what was found and what to do.

@@ -1,4 +1,4 @@
-//! Steps 10 and 12 (README, "fail-safely, step by step"): what the
+//! Steps 10 and 12 (pushleft-controller-fail-safely(1), STEP BY STEP): what the
 //! database returned for the runbook's UPDATE and the event, and what it
 //! holds just before COMMIT, against what was written. Any difference is
 //! something in the database (a trigger) acting behind the guard's back:

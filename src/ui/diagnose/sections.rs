@@ -74,7 +74,7 @@ fn empty_or(v: &View, table: &Table, empty: &'static str) -> Body {
 }
 
 /// A section's body with the line that says which of its values were read
-/// cut (README, "Huge text") under its table.
+/// cut (pushleft-controller-diagnose(1), HUGE TEXT) under its table.
 fn with_cuts(v: &View, body: Body, cuts: &[Cut]) -> Body {
     match (body, crate::ui::cut::line(cuts)) {
         (Body::Table(text), Some(line)) => {

@@ -155,7 +155,7 @@ pub fn footer(snapshot_at: DateTime<Utc>) -> String {
 }
 
 /// The line under a table that says which of its values were read cut
-/// (README, "Huge text").
+/// (pushleft-controller-diagnose(1), HUGE TEXT).
 pub fn cut_line(out: &mut String, cuts: &[crate::ui::cut::Cut]) {
     if let Some(line) = crate::ui::cut::line(cuts) {
         out.push_str(&format!("\n_{}_\n", escape(&line)));

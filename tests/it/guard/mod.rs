@@ -1,4 +1,4 @@
-//! The guard (README, "What fail-safely checks before it writes") holds against everything the database can do
+//! The guard (pushleft-controller-fail-safely(1), WHAT FAIL-SAFELY CHECKS BEFORE IT WRITES) holds against everything the database can do
 //! behind its back. Each numbered case of the issue plants its hostile
 //! object (through a separate, less-privileged role where that is the
 //! realistic attacker) and checks the exit code, that every row of every

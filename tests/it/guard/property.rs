@@ -1,4 +1,4 @@
-//! The guard's property (README, "What fail-safely checks before it writes"): whatever a trigger on the written tables does
+//! The guard's property (pushleft-controller-fail-safely(1), WHAT FAIL-SAFELY CHECKS BEFORE IT WRITES): whatever a trigger on the written tables does
 //! (a write to any table, a TRUNCATE, DDL; before, after or deferred to
 //! COMMIT), and whether or not a team vouched for it, fail-safely never
 //! commits a forbidden change: it refuses, and every row of every table,
