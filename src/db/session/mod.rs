@@ -6,17 +6,20 @@
 //! drop. Reads run in one read-only snapshot ([`Session::read`]);
 //! fail-safely's write in a read-committed one (`db::transition`).
 
+mod link;
 mod pin;
+mod pipeline;
 mod terms;
 
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
-use postgres::Client;
 
 use super::sql;
+pub use link::{Link, PipelineRows, runtime};
 pub use pin::{Pinned, begin, begin_then, begin_unchecked, session_attrs};
+pub use pipeline::{Answer, Message, Pipeline, Typed};
 pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
@@ -44,7 +47,7 @@ impl Default for Timeouts {
 
 /// A connection and the limits its transactions set.
 pub struct Session {
-    client: Client,
+    client: Link,
     timeouts: Timeouts,
     /// No transaction was opened on it yet (see [`pin::begin`]: the first
     /// one also proves that the connection carries a transaction).
@@ -52,7 +55,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(client: Client, timeouts: Timeouts) -> Session {
+    pub fn new(client: Link, timeouts: Timeouts) -> Session {
         Session {
             client,
             timeouts,
@@ -68,7 +71,7 @@ impl Session {
     /// tests, which look at it from outside. The tool's own statements run
     /// only pinned ([`Session::begin`], [`Session::read`]); a session hands
     /// out no `sql::Conn`.
-    pub fn unpinned_connection(&mut self) -> &mut Client {
+    pub fn unpinned_connection(&mut self) -> &mut Link {
         &mut self.client
     }
 
@@ -130,10 +133,11 @@ impl Session {
     }
 }
 
-/// A session with the tool's default limits (tests, the sandbox).
-impl From<Client> for Session {
-    fn from(client: Client) -> Session {
-        Session::new(client, Timeouts::default())
+/// A session with the tool's default limits over a postgres crate client
+/// (the tests' own connections).
+impl From<postgres::Client> for Session {
+    fn from(client: postgres::Client) -> Session {
+        Session::new(Link::from(client), Timeouts::default())
     }
 }
 

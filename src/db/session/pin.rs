@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, anyhow};
-use postgres::{Client, SimpleQueryMessage};
+use postgres::SimpleQueryMessage;
 
 use super::Timeouts;
+use super::link::Link;
 use super::terms::{InForce, Setting, Terms};
 use crate::db::sql::{self, Conn};
 use crate::db_failure::DbError;
@@ -17,13 +18,15 @@ use crate::exit;
 /// A transaction the tool opened on its own terms ([`Terms`]), every
 /// setting pinned and checked. Rolled back when dropped unfinished.
 pub struct Pinned<'a> {
-    client: &'a mut Client,
+    client: &'a mut Link,
     in_force: InForce,
     done: bool,
 }
 
 impl Conn for Pinned<'_> {
-    fn client(&mut self) -> &mut Client {
+    type Wire = Link;
+
+    fn client(&mut self) -> &mut Link {
         self.client
     }
 }
@@ -99,7 +102,7 @@ impl Drop for Pinned<'_> {
 /// why; so the first transaction of a session sends one more (empty)
 /// message at once, and a connection closed at that point is that pooler.
 pub fn begin<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
     fresh: bool,
@@ -114,7 +117,7 @@ pub fn begin<'a>(
 /// [`begin`] without refusing what is in force: for `doctor`, which
 /// reports it (and then runs nothing else in such a transaction).
 pub fn begin_unchecked<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
     fresh: bool,
@@ -132,7 +135,7 @@ pub fn begin_unchecked<'a>(
 /// first transaction that message is the proof against statement pooling
 /// (instead of an empty one): a connection closed there is that pooler.
 pub fn begin_then<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
     fresh: bool,
@@ -165,7 +168,7 @@ fn pooled(err: &postgres::Error) -> bool {
 /// The transaction's first message and what is in force after it, with
 /// nothing else sent.
 fn open<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
     fresh: bool,
@@ -232,7 +235,7 @@ fn in_force_and_rows(
 /// (the transaction does not outlive its message): the session stays
 /// fresh for the transaction after it, which does.
 pub fn read_in_one_message(
-    client: &mut Client,
+    client: &mut Link,
     timeouts: &Timeouts,
     script: &str,
 ) -> Result<Vec<postgres::SimpleQueryRow>> {
@@ -317,7 +320,7 @@ fn refusal_for_first_answer(err: &postgres::Error, fresh: bool) -> Option<anyhow
 /// pinned transaction of its own that is rolled back: whether a new
 /// transaction here is read-only by default, and whether the server is a
 /// standby.
-pub fn session_attrs(client: &mut Client, timeouts: &Timeouts) -> Result<(bool, bool)> {
+pub fn session_attrs(client: &mut Link, timeouts: &Timeouts) -> Result<(bool, bool)> {
     // Not on a snapshot's terms: read-only is what is asked about, so the
     // transaction must not state it.
     let script = sql::connect::SESSION_ATTRS.text.replace(
