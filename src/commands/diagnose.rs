@@ -9,7 +9,7 @@ use super::Context;
 use crate::cli::DiagnoseArgs;
 use crate::db;
 use crate::db::session::Session;
-use crate::db::sql::Conn;
+use crate::db::snapshot::Reading;
 use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
 use crate::model::DeploymentSnapshot;
@@ -25,7 +25,7 @@ pub struct Assessed {
 }
 
 /// Reads `deployment` (id or prefix) inside one REPEATABLE READ READ ONLY
-/// transaction and assesses it.
+/// transaction, in one round trip, and assesses it.
 pub fn assess(
     session: &mut Session,
     schema: &db::sql::Schema,
@@ -33,53 +33,68 @@ pub fn assess(
     events_limit: Option<usize>,
     policy: &Policy,
 ) -> Result<Assessed> {
-    session.read(|tx| assess_in(tx, schema, deployment, events_limit, policy))
+    let snapshot = db::snapshot::read(session, schema, deployment, events_limit)?;
+    Ok(assessed(snapshot, policy))
 }
 
-/// [`assess`] inside a transaction already open.
-fn assess_in(
-    tx: &mut impl Conn,
-    schema: &db::sql::Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-    policy: &Policy,
-) -> Result<Assessed> {
-    let snapshot = db::snapshot::read_in(tx, schema, deployment, events_limit)?;
+/// The verdict on a snapshot read.
+fn assessed(snapshot: DeploymentSnapshot, policy: &Policy) -> Assessed {
     ui::warn_row_security(&snapshot.snapshot.row_security, "this diagnosis");
-    Ok(Assessed {
+    Assessed {
         verdict: decide::assess(&snapshot, policy),
         fingerprint: decide::fingerprint(&snapshot),
         snapshot,
-    })
+    }
 }
 
 /// The table and the ticket show the last `--events` events; the JSON
 /// document carries the whole trail, streamed into it as it arrives in
-/// the same snapshot (the deployment is read with its last event, all the
-/// verdict needs).
+/// the same snapshot and the same flight (the deployment is read with its
+/// last event, all the verdict needs).
 pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     let (schema, policy) = (ctx.schema(), args.staleness.policy());
-    let streamed = ctx.output.json();
-    let shown = if streamed { 1 } else { args.events };
-    ctx.connect_for_reading()?.read(|tx| {
-        let a = assess_in(tx, schema, &args.deployment, Some(shown), &policy)?;
-        let at = a.snapshot.snapshot.at;
-        let stale = |node: &_| policy.is_stale(node, at);
-        let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
-        document.region = ctx.region();
-        let mut trail = match streamed {
-            true => Some(db::snapshot::events(tx, schema, a.snapshot.deployment.id)?),
-            false => None,
-        };
-        if let Some(events) = trail.as_mut() {
-            document.events = Events::Stream(RefCell::new(events));
-        }
-        let (snapshot, policy) = (&a.snapshot, &policy);
-        ctx.emit(&Diagnosis {
-            document,
-            snapshot,
-            policy,
-        })?;
-        Ok(ExitCode::Done)
+    let mut session = ctx.connect_for_reading()?;
+    if !ctx.output.json() {
+        let shown = Some(args.events);
+        let snapshot = db::snapshot::read(&mut session, schema, &args.deployment, shown)?;
+        emit(ctx, assessed(snapshot, &policy), &policy, None)?;
+        return Ok(ExitCode::Done);
+    }
+    let (mut reading, snapshot) =
+        db::snapshot::read_with_trail(&mut session, schema, &args.deployment, Some(1))?;
+    emit(
+        ctx,
+        assessed(snapshot, &policy),
+        &policy,
+        Some(&mut reading),
+    )?;
+    reading.finish()?;
+    Ok(ExitCode::Done)
+}
+
+/// The diagnosis in the format asked for, with the trail streamed from
+/// `trail` when there is one.
+fn emit(
+    ctx: &Context,
+    a: Assessed,
+    policy: &Policy,
+    trail: Option<&mut Reading<'_>>,
+) -> Result<()> {
+    let at = a.snapshot.snapshot.at;
+    let stale = |node: &_| policy.is_stale(node, at);
+    let mut document = DiagnoseReport::new(&a.snapshot, &a.verdict, &a.fingerprint, stale);
+    document.region = ctx.region();
+    let mut events = match trail {
+        Some(reading) => Some(reading.events()?),
+        None => None,
+    };
+    if let Some(events) = events.as_mut() {
+        document.events = Events::Stream(RefCell::new(events));
+    }
+    let snapshot = &a.snapshot;
+    ctx.emit(&Diagnosis {
+        document,
+        snapshot,
+        policy,
     })
 }

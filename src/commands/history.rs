@@ -18,16 +18,27 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
     let deployment = deployment(args, &regions)?;
     let many = matches!(regions, Regions::Many(_));
     let read = |session: &mut Session| {
-        let id = match (&deployment, &args.deployment) {
-            (Some(IdQuery::Full(id)), _) if many => Some(*id),
-            // In one database the id is looked up (a prefix names exactly
-            // one deployment, as everywhere else).
-            (Some(_), Some(text)) => {
-                Some(session.read(|tx| deployment_id::resolve(tx, ctx.schema(), text))?)
-            }
-            _ => None,
+        let (id, must_exist) = match (&deployment, &args.deployment) {
+            (Some(IdQuery::Full(id)), _) => (Some(*id), !many),
+            // In one database a prefix is looked up first (it names
+            // exactly one deployment, as everywhere else).
+            (Some(_), Some(text)) => (
+                Some(deployment_id::resolve_in_flight(
+                    session,
+                    ctx.schema(),
+                    text,
+                )?),
+                false,
+            ),
+            _ => (None, false),
         };
-        history::list(session, ctx.schema(), &args.filter(id), args.limit)
+        history::list(
+            session,
+            ctx.schema(),
+            &args.filter(id),
+            args.limit,
+            must_exist,
+        )
     };
     let Regional { value, statuses } = regions.read(ctx, &read, |parts, statuses| {
         merge_history(parts, statuses, args.limit)

@@ -1,18 +1,20 @@
 //! The read side: every runbook query of one deployment, as typed rows.
 //!
-//! `sql/diagnose/snapshot.sql` reads all of it in one statement: one round
-//! trip, one snapshot. `diagnose` runs it as a read-only transaction of its
-//! own ([`read`]); `fail-safely` first locks the deployment, its jobs and
-//! its instances `FOR UPDATE` and then runs it in the same transaction
-//! ([`load_locked`]), and decides from that.
+//! `sql/diagnose/snapshot.sql` reads all of it in one statement, one
+//! snapshot. `diagnose` sends it in one flight with its transaction's
+//! first message and COMMIT ([`read`]; with the whole trail after it for
+//! `-o json`, [`read_with_trail`]): one round trip. `fail-safely` first
+//! locks the deployment, its jobs and its instances `FOR UPDATE` and then
+//! runs it in the same transaction ([`load_locked`]), and decides from
+//! that.
 
 use anyhow::{Context, Result, anyhow};
 use postgres::Row;
 use uuid::Uuid;
 
 use super::columns::{Columns, RowReader, json_rows};
-use super::deployment_id;
-use super::session::Session;
+use super::deployment_id::{self, IdQuery};
+use super::session::{Arg, Flight, Session, Step};
 use super::sql::{Conn, Schema, diagnose, fail_safely};
 use crate::db_failure::DbError;
 use crate::exit;
@@ -22,9 +24,9 @@ use crate::model::{
     Warning,
 };
 
-/// Reads one deployment (id or prefix) in one read-only snapshot: one
-/// statement in a pinned transaction (`Session::read`). `events_limit` keeps only the last
-/// N events (the count of all is always read). Not found is exit 3, an
+/// Reads one deployment (id or prefix) in one read-only snapshot, in one
+/// flight (`Session::flight`). `events_limit` keeps only the last N
+/// events (the count of all is always read). Not found is exit 3, an
 /// ambiguous prefix exit 2.
 pub fn read(
     session: &mut Session,
@@ -32,11 +34,127 @@ pub fn read(
     deployment: &str,
     events_limit: Option<usize>,
 ) -> Result<DeploymentSnapshot> {
-    session.read(|tx| read_in(tx, schema, deployment, events_limit))
+    let (reading, snapshot) = start(session, schema, deployment, events_limit, false)?;
+    reading.finish()?;
+    Ok(snapshot)
 }
 
-/// [`read`] inside the caller's read-only transaction (which may go on to
-/// stream the trail with [`events`]).
+/// [`read`], and the whole event trail in the same flight and snapshot,
+/// to stream into a document ([`Reading::events`]) before the flight is
+/// finished.
+pub fn read_with_trail<'s>(
+    session: &'s mut Session,
+    schema: &Schema,
+    deployment: &str,
+    events_limit: Option<usize>,
+) -> Result<(Reading<'s>, DeploymentSnapshot)> {
+    start(session, schema, deployment, events_limit, true)
+}
+
+/// A deployment's flight, its snapshot read, its trail (if asked for)
+/// still to come, and its end.
+pub struct Reading<'s> {
+    flight: Flight<'s>,
+    id: Uuid,
+}
+
+fn start<'s>(
+    session: &'s mut Session,
+    schema: &Schema,
+    deployment: &str,
+    events_limit: Option<usize>,
+    trail: bool,
+) -> Result<(Reading<'s>, DeploymentSnapshot)> {
+    let (low, high, prefix) = match deployment_id::parse(deployment)? {
+        IdQuery::Full(id) => (id, id, None),
+        // The trail's statement takes the whole id, and goes in the same
+        // flight as the snapshot's: a prefix is looked up first (a round
+        // trip more).
+        IdQuery::Prefix { .. } if trail => {
+            let id = deployment_id::resolve_in_flight(session, schema, deployment)?;
+            (id, id, None)
+        }
+        IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
+    };
+    let limit = limit(events_limit);
+    let values: Vec<Arg> = vec![Box::new(low), Box::new(high), Box::new(limit)];
+    let mut steps = vec![Step::of(&diagnose::SNAPSHOT, schema, values)];
+    if trail {
+        steps.push(Step::of(&diagnose::EVENTS, schema, vec![Box::new(low)]));
+    }
+    let mut flight = session.flight(steps)?;
+    let row = flight
+        .rows()
+        .and_then(|rows| {
+            rows.into_iter()
+                .next()
+                .ok_or_else(|| anyhow!("sql/diagnose/snapshot.sql returned no row"))
+        })
+        .context("reading (sql/diagnose/snapshot.sql)")
+        .map_err(|err| missing(err, schema))?;
+    let id = chosen(&row, low, prefix.as_deref())?;
+    let snapshot = from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))?;
+    let reading = Reading { flight, id };
+    Ok((reading, snapshot))
+}
+
+/// A table that is not there, in the words of [`deployment_id::missing_table`].
+fn missing(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
+    match err.downcast::<DbError>() {
+        Ok(pg) => deployment_id::missing_table(pg, schema),
+        Err(other) => other,
+    }
+}
+
+/// The one deployment the snapshot's `candidates` name.
+fn chosen(row: &Row, low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
+    let candidates: Vec<Uuid> = row
+        .try_get("candidates")
+        .context("reading the candidates")?;
+    deployment_id::choose(&candidates, low, prefix)
+}
+
+impl Reading<'_> {
+    /// The whole event trail, oldest first, as the rows arrive: for a
+    /// document written while it is read (`diagnose -o json`), so a long
+    /// trail is never held in memory. Only once, and only when the
+    /// reading was made with its trail.
+    pub fn events(&mut self) -> Result<impl Iterator<Item = Result<Event>> + '_> {
+        use postgres::fallible_iterator::FallibleIterator;
+        let id = self.id;
+        let rows = self
+            .flight
+            .stream()
+            .with_context(|| format!("reading the events of deployment {id}"))?;
+        Ok(rows.iterator().map(move |row| {
+            let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
+            event_from(&row)
+        }))
+    }
+
+    /// Ends the flight (its COMMIT's answer).
+    pub fn finish(self) -> Result<()> {
+        self.flight.finish()
+    }
+}
+
+/// An event of the streamed trail. A NULL is shown as such (the verdict,
+/// read before, already judged the last event's); it never breaks the
+/// document. No id for messages either: these warnings are never shown.
+fn event_from(row: &Row) -> Result<Event> {
+    let mut nulls = Vec::new();
+    let mut r = RowReader::with_id(row, EVENTS, String::new(), &mut nulls);
+    Ok(Event {
+        sequence: r.required("sequence")?,
+        id: r.col("id")?,
+        kind: r.required("kind")?,
+        occurred_at: r.col("occurred_at")?,
+        payload: r.required("payload")?,
+    })
+}
+
+/// [`read`]'s statement inside the caller's read-only transaction (which
+/// is already open: the write path's re-read).
 pub fn read_in(
     tx: &mut impl Conn,
     schema: &Schema,
@@ -48,44 +166,9 @@ pub fn read_in(
     let row = diagnose::SNAPSHOT
         .query_one(tx, schema, &[&low, &high, &limit])
         .context("reading (sql/diagnose/snapshot.sql)")
-        .map_err(|err| match err.downcast::<DbError>() {
-            Ok(pg) => deployment_id::missing_table(pg, schema),
-            Err(other) => other,
-        })?;
-    let candidates: Vec<Uuid> = row
-        .try_get("candidates")
-        .context("reading the candidates")?;
-    let id = deployment_id::choose(&candidates, low, prefix.as_deref())?;
+        .map_err(|err| missing(err, schema))?;
+    let id = chosen(&row, low, prefix.as_deref())?;
     from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))
-}
-
-/// The whole event trail of `id`, oldest first, as the rows arrive: for a
-/// document written while it is read (`diagnose -o json`), so a long trail
-/// is never held in memory.
-pub fn events<'c>(
-    tx: &'c mut impl Conn,
-    schema: &Schema,
-    id: Uuid,
-) -> Result<impl Iterator<Item = Result<Event>> + 'c> {
-    use postgres::fallible_iterator::FallibleIterator;
-    let rows = diagnose::EVENTS
-        .query_stream(tx, schema, &[&id])
-        .with_context(|| format!("reading the events of deployment {id}"))?;
-    Ok(rows.iterator().map(move |row| {
-        let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
-        // A NULL is shown as such (the verdict, read before, already
-        // judged the last event's); it never breaks the document.
-        // No id for messages either: these warnings are never shown.
-        let mut nulls = Vec::new();
-        let mut r = RowReader::with_id(&row, EVENTS, String::new(), &mut nulls);
-        Ok(Event {
-            sequence: r.required("sequence")?,
-            id: r.col("id")?,
-            kind: r.required("kind")?,
-            occurred_at: r.col("occurred_at")?,
-            payload: r.required("payload")?,
-        })
-    }))
 }
 
 /// Reads everything about `id` inside the caller's transaction after

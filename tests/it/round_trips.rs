@@ -15,11 +15,14 @@ use crate::support::{self, Run, TestDb, scenario, strand_on_edge_07};
 
 /// fail-safely of one deployment given by its full id, fresh session: the
 /// one-message read of where it writes (README, "Two-person break-glass"),
-/// then the guarded transaction's six (seven with a write's COMMIT).
+/// then the guarded transaction's six (seven with a write's COMMIT). A
+/// replay's transaction ends at its fourth, and the fresh diagnosis it
+/// reports is one flight.
 const FAIL_SAFELY_DRY_RUN: u32 = 7;
 const FAIL_SAFELY_WRITE: u32 = 8;
-const FAIL_SAFELY_REPLAY: u32 = 8;
-const DOCTOR: u32 = 5;
+const FAIL_SAFELY_REPLAY: u32 = 6;
+/// doctor's read, one flight (no `--role`, no plans recorded here).
+const DOCTOR: u32 = 1;
 /// Per deployment of a batch, beyond the first: planning (`--dry-run`)
 /// and applying (`--yes`).
 const BATCH_PLAN_EACH: u32 = 6;

@@ -6,6 +6,7 @@
 //! drop. Reads run in one read-only snapshot ([`Session::read`]);
 //! fail-safely's write in a read-committed one (`db::transition`).
 
+mod flight;
 mod link;
 mod pin;
 mod pipeline;
@@ -17,9 +18,10 @@ use anyhow::{Context, Result};
 use chrono::{DateTime, Utc};
 
 use super::sql;
+pub use flight::{Flight, Step};
 pub use link::{Link, PipelineRows, runtime};
 pub use pin::{Pinned, begin, begin_then, begin_unchecked, session_attrs};
-pub use pipeline::{Answer, Message, Pipeline, Typed};
+pub use pipeline::{Answer, Arg, Message, Pipeline, Typed};
 pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
@@ -49,18 +51,11 @@ impl Default for Timeouts {
 pub struct Session {
     client: Link,
     timeouts: Timeouts,
-    /// No transaction was opened on it yet (see [`pin::begin`]: the first
-    /// one also proves that the connection carries a transaction).
-    fresh: bool,
 }
 
 impl Session {
     pub fn new(client: Link, timeouts: Timeouts) -> Session {
-        Session {
-            client,
-            timeouts,
-            fresh: true,
-        }
+        Session { client, timeouts }
     }
 
     pub fn timeouts(&self) -> &Timeouts {
@@ -83,8 +78,7 @@ impl Session {
 
     /// [`Session::begin`] with other limits (a command's own lock timeout).
     pub fn begin_with(&mut self, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'_>> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        begin(&mut self.client, terms, timeouts, fresh)
+        begin(&mut self.client, terms, timeouts)
     }
 
     /// [`begin_then`] on this session: the transaction, and `script` in
@@ -96,15 +90,13 @@ impl Session {
         verify: impl FnOnce(&InForce) -> Result<()>,
         script: &str,
     ) -> Result<(Pinned<'_>, Vec<postgres::SimpleQueryMessage>)> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        begin_then(&mut self.client, terms, timeouts, fresh, verify, script)
+        begin_then(&mut self.client, terms, timeouts, verify, script)
     }
 
     /// [`begin_unchecked`] on this session (doctor).
     pub fn begin_unchecked(&mut self, terms: Terms) -> Result<Pinned<'_>> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
         let timeouts = self.timeouts;
-        begin_unchecked(&mut self.client, terms, &timeouts, fresh)
+        begin_unchecked(&mut self.client, terms, &timeouts)
     }
 
     /// [`pin::read_in_one_message`] on this session: catalog reads without
@@ -117,16 +109,12 @@ impl Session {
     /// Runs `read` in one read-only snapshot, then ends it (nothing was
     /// written: ending it either way is the same).
     ///
-    /// Three round trips: the first message, the read, the COMMIT; on a
-    /// session's first transaction a fourth, the empty message that proves
-    /// the connection carries a transaction ([`pin::begin`]). The read
-    /// itself cannot be that proof: a backend the server terminates while
-    /// the read waits can look just like a statement pool's close, and an
-    /// operator would be told to fix a pooler that is not there.
+    /// A round trip for each statement: the first message, each of
+    /// `read`'s, the COMMIT. A read that knows its statements up front
+    /// sends them in one flight instead ([`Session::flight`]).
     pub fn read<T>(&mut self, read: impl FnOnce(&mut Pinned<'_>) -> Result<T>) -> Result<T> {
-        let first = std::mem::replace(&mut self.fresh, false);
         let timeouts = self.timeouts;
-        let mut tx = begin(&mut self.client, Terms::Snapshot, &timeouts, first)?;
+        let mut tx = begin(&mut self.client, Terms::Snapshot, &timeouts)?;
         let value = read(&mut tx)?;
         tx.commit().context("ending the read-only transaction")?;
         Ok(value)

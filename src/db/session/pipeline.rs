@@ -15,8 +15,20 @@ use tokio_postgres::RowStream;
 
 use super::link::{Ends, Inner, Link, PipelineRows, Rows, live};
 
+/// A value bound to a statement's parameter, owned by the message that
+/// carries it (it travels after the call that made it has returned).
+pub type Arg = Box<dyn ToSql + Sync + Send>;
+
 /// A statement's values with their declared types, as sent.
-pub type Typed<'a> = Vec<(&'a (dyn ToSql + Sync), Type)>;
+pub type Typed = Vec<(Arg, Type)>;
+
+/// The values as the driver takes them.
+fn borrowed(params: &Typed) -> Vec<(&(dyn ToSql + Sync), Type)> {
+    params
+        .iter()
+        .map(|(value, ty)| (value.as_ref() as &(dyn ToSql + Sync), ty.clone()))
+        .collect()
+}
 
 impl Link {
     /// Sends every message of `messages` at once, without waiting for an
@@ -25,11 +37,11 @@ impl Link {
     /// server runs each message whatever the answer to the one before was
     /// (in a transaction an error aborts it, so the statements after it
     /// fail and its COMMIT rolls back).
-    pub fn pipeline<'a>(&'a mut self, messages: Vec<Message<'a>>) -> Pipeline<'a> {
+    pub fn pipeline(&mut self, messages: Vec<Message>) -> Pipeline<'_> {
         match &mut self.0 {
             Inner::Driven(d) => {
                 let client = &d.client;
-                let mut waiting: VecDeque<Waiting<'a>> =
+                let mut waiting: VecDeque<Waiting<'_>> =
                     messages.into_iter().map(|m| m.send(client)).collect();
                 // The first poll of each queues its request, in order; the
                 // connection then writes them all before it reads.
@@ -52,11 +64,11 @@ impl Link {
 }
 
 /// One message of a pipeline.
-pub enum Message<'a> {
+pub enum Message {
     /// Statements without parameters, in one simple-protocol message.
     Simple(String),
     /// One statement with its bound values (extended protocol).
-    Bound { text: String, params: Typed<'a> },
+    Bound { text: String, params: Typed },
 }
 
 /// A message's answer.
@@ -79,15 +91,15 @@ enum Waiting<'a> {
     Done(Vec<SimpleQueryMessage>),
 }
 
-impl<'a> Message<'a> {
+impl Message {
     /// The message as the driver's request (sent on its first poll).
-    fn send(self, client: &'a tokio_postgres::Client) -> Waiting<'a> {
+    fn send(self, client: &tokio_postgres::Client) -> Waiting<'_> {
         match self {
             Message::Simple(text) => {
                 Waiting::Simple(Box::pin(async move { client.simple_query(&text).await }))
             }
             Message::Bound { text, params } => Waiting::Bound(Box::pin(async move {
-                client.query_typed_raw(&text, params).await
+                client.query_typed_raw(&text, borrowed(&params)).await
             })),
         }
     }
@@ -96,7 +108,9 @@ impl<'a> Message<'a> {
     fn run(self, client: &mut postgres::Client) -> Result<Answer, Error> {
         match self {
             Message::Simple(text) => client.simple_query(&text).map(Answer::Simple),
-            Message::Bound { text, params } => client.query_typed(&text, &params).map(Answer::Rows),
+            Message::Bound { text, params } => client
+                .query_typed(&text, &borrowed(&params))
+                .map(Answer::Rows),
         }
     }
 }
