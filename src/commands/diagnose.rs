@@ -8,8 +8,8 @@ use anyhow::Result;
 use super::Context;
 use crate::cli::DiagnoseArgs;
 use crate::db;
+use crate::db::reading::Reading;
 use crate::db::session::Session;
-use crate::db::snapshot::Reading;
 use crate::decide::{self, Policy, Verdict};
 use crate::exit::ExitCode;
 use crate::model::DeploymentSnapshot;
@@ -33,7 +33,7 @@ pub fn assess(
     events_limit: Option<usize>,
     policy: &Policy,
 ) -> Result<Assessed> {
-    let snapshot = db::snapshot::read(session, schema, deployment, events_limit)?;
+    let snapshot = db::reading::read(session, schema, deployment, events_limit)?;
     Ok(assessed(snapshot, policy))
 }
 
@@ -56,12 +56,12 @@ pub fn run(ctx: &Context, args: &DiagnoseArgs) -> Result<ExitCode> {
     let mut session = ctx.connect_for_reading()?;
     if !ctx.output.json() {
         let shown = Some(args.events);
-        let snapshot = db::snapshot::read(&mut session, schema, &args.deployment, shown)?;
+        let snapshot = db::reading::read(&mut session, schema, &args.deployment, shown)?;
         emit(ctx, assessed(snapshot, &policy), &policy, None)?;
         return Ok(ExitCode::Done);
     }
     let (mut reading, snapshot) =
-        db::snapshot::read_with_trail(&mut session, schema, &args.deployment, Some(1))?;
+        db::reading::read_with_trail(&mut session, schema, &args.deployment, Some(1))?;
     emit(
         ctx,
         assessed(snapshot, &policy),

@@ -18,27 +18,9 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
     let deployment = deployment(args, &regions)?;
     let many = matches!(regions, Regions::Many(_));
     let read = |session: &mut Session| {
-        let (id, must_exist) = match (&deployment, &args.deployment) {
-            (Some(IdQuery::Full(id)), _) => (Some(*id), !many),
-            // In one database a prefix is looked up first (it names
-            // exactly one deployment, as everywhere else).
-            (Some(_), Some(text)) => (
-                Some(deployment_id::resolve_in_flight(
-                    session,
-                    ctx.schema(),
-                    text,
-                )?),
-                false,
-            ),
-            _ => (None, false),
-        };
-        history::list(
-            session,
-            ctx.schema(),
-            &args.filter(id),
-            args.limit,
-            must_exist,
-        )
+        let (id, must_exist) = which(ctx, session, args, deployment.as_ref(), many)?;
+        let filter = args.filter(id);
+        history::list(session, ctx.schema(), &filter, args.limit, must_exist)
     };
     let Regional { value, statuses } = regions.read(ctx, &read, |parts, statuses| {
         merge_history(parts, statuses, args.limit)
@@ -47,6 +29,32 @@ pub fn run(ctx: &Context, args: &HistoryArgs) -> Result<ExitCode> {
         ctx.emit(&list)?;
     }
     Ok(regions::finish(ctx, &statuses, ExitCode::Done))
+}
+
+/// The deployment `--deployment` names, and whether the history's own
+/// flight must look it up (a full id in one database: unknown is exit 3).
+/// In one database a prefix is looked up first, in a flight of its own
+/// (it names exactly one deployment, as everywhere else); across regions
+/// the id is whole and not looked up.
+fn which(
+    ctx: &Context,
+    session: &mut Session,
+    args: &HistoryArgs,
+    deployment: Option<&IdQuery>,
+    many: bool,
+) -> Result<(Option<uuid::Uuid>, bool)> {
+    Ok(match (deployment, &args.deployment) {
+        (Some(IdQuery::Full(id)), _) => (Some(*id), !many),
+        (Some(_), Some(text)) => (
+            Some(deployment_id::resolve_in_flight(
+                session,
+                ctx.schema(),
+                text,
+            )?),
+            false,
+        ),
+        _ => (None, false),
+    })
 }
 
 /// `--deployment` as given. A prefix is resolved in one database; across

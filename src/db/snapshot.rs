@@ -2,19 +2,17 @@
 //!
 //! `sql/diagnose/snapshot.sql` reads all of it in one statement, one
 //! snapshot. `diagnose` sends it in one flight with its transaction's
-//! first message and COMMIT ([`read`]; with the whole trail after it for
-//! `-o json`, [`read_with_trail`]): one round trip. `fail-safely` first
-//! locks the deployment, its jobs and its instances `FOR UPDATE` and then
-//! runs it in the same transaction ([`load_locked`]), and decides from
-//! that.
+//! first message and COMMIT (`db::reading`): one round trip. `fail-safely`
+//! first locks the deployment, its jobs and its instances `FOR UPDATE` and
+//! then runs it in the same transaction ([`load_locked`]), and decides
+//! from that.
 
 use anyhow::{Context, Result, anyhow};
 use postgres::Row;
 use uuid::Uuid;
 
 use super::columns::{Columns, RowReader, json_rows};
-use super::deployment_id::{self, IdQuery};
-use super::session::{Arg, Flight, Session, Step};
+use super::deployment_id;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
 use crate::db_failure::DbError;
 use crate::exit;
@@ -24,82 +22,8 @@ use crate::model::{
     Warning,
 };
 
-/// Reads one deployment (id or prefix) in one read-only snapshot, in one
-/// flight (`Session::flight`). `events_limit` keeps only the last N
-/// events (the count of all is always read). Not found is exit 3, an
-/// ambiguous prefix exit 2.
-pub fn read(
-    session: &mut Session,
-    schema: &Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-) -> Result<DeploymentSnapshot> {
-    let (reading, snapshot) = start(session, schema, deployment, events_limit, false)?;
-    reading.finish()?;
-    Ok(snapshot)
-}
-
-/// [`read`], and the whole event trail in the same flight and snapshot,
-/// to stream into a document ([`Reading::events`]) before the flight is
-/// finished.
-pub fn read_with_trail<'s>(
-    session: &'s mut Session,
-    schema: &Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-) -> Result<(Reading<'s>, DeploymentSnapshot)> {
-    start(session, schema, deployment, events_limit, true)
-}
-
-/// A deployment's flight, its snapshot read, its trail (if asked for)
-/// still to come, and its end.
-pub struct Reading<'s> {
-    flight: Flight<'s>,
-    id: Uuid,
-}
-
-fn start<'s>(
-    session: &'s mut Session,
-    schema: &Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-    trail: bool,
-) -> Result<(Reading<'s>, DeploymentSnapshot)> {
-    let (low, high, prefix) = match deployment_id::parse(deployment)? {
-        IdQuery::Full(id) => (id, id, None),
-        // The trail's statement takes the whole id, and goes in the same
-        // flight as the snapshot's: a prefix is looked up first (a round
-        // trip more).
-        IdQuery::Prefix { .. } if trail => {
-            let id = deployment_id::resolve_in_flight(session, schema, deployment)?;
-            (id, id, None)
-        }
-        IdQuery::Prefix { prefix, low, high } => (low, high, Some(prefix)),
-    };
-    let limit = limit(events_limit);
-    let values: Vec<Arg> = vec![Box::new(low), Box::new(high), Box::new(limit)];
-    let mut steps = vec![Step::of(&diagnose::SNAPSHOT, schema, values)];
-    if trail {
-        steps.push(Step::of(&diagnose::EVENTS, schema, vec![Box::new(low)]));
-    }
-    let mut flight = session.flight(steps)?;
-    let row = flight
-        .rows()
-        .and_then(|rows| {
-            rows.into_iter()
-                .next()
-                .ok_or_else(|| anyhow!("sql/diagnose/snapshot.sql returned no row"))
-        })
-        .context("reading (sql/diagnose/snapshot.sql)")
-        .map_err(|err| missing(err, schema))?;
-    let id = chosen(&row, low, prefix.as_deref())?;
-    let snapshot = from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))?;
-    let reading = Reading { flight, id };
-    Ok((reading, snapshot))
-}
-
 /// A table that is not there, in the words of [`deployment_id::missing_table`].
-fn missing(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
+pub(super) fn missing(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
     match err.downcast::<DbError>() {
         Ok(pg) => deployment_id::missing_table(pg, schema),
         Err(other) => other,
@@ -107,54 +31,15 @@ fn missing(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
 }
 
 /// The one deployment the snapshot's `candidates` name.
-fn chosen(row: &Row, low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
+pub(super) fn chosen(row: &Row, low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
     let candidates: Vec<Uuid> = row
         .try_get("candidates")
         .context("reading the candidates")?;
     deployment_id::choose(&candidates, low, prefix)
 }
 
-impl Reading<'_> {
-    /// The whole event trail, oldest first, as the rows arrive: for a
-    /// document written while it is read (`diagnose -o json`), so a long
-    /// trail is never held in memory. Only once, and only when the
-    /// reading was made with its trail.
-    pub fn events(&mut self) -> Result<impl Iterator<Item = Result<Event>> + '_> {
-        use postgres::fallible_iterator::FallibleIterator;
-        let id = self.id;
-        let rows = self
-            .flight
-            .stream()
-            .with_context(|| format!("reading the events of deployment {id}"))?;
-        Ok(rows.iterator().map(move |row| {
-            let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
-            event_from(&row)
-        }))
-    }
-
-    /// Ends the flight (its COMMIT's answer).
-    pub fn finish(self) -> Result<()> {
-        self.flight.finish()
-    }
-}
-
-/// An event of the streamed trail. A NULL is shown as such (the verdict,
-/// read before, already judged the last event's); it never breaks the
-/// document. No id for messages either: these warnings are never shown.
-fn event_from(row: &Row) -> Result<Event> {
-    let mut nulls = Vec::new();
-    let mut r = RowReader::with_id(row, EVENTS, String::new(), &mut nulls);
-    Ok(Event {
-        sequence: r.required("sequence")?,
-        id: r.col("id")?,
-        kind: r.required("kind")?,
-        occurred_at: r.col("occurred_at")?,
-        payload: r.required("payload")?,
-    })
-}
-
-/// [`read`]'s statement inside the caller's read-only transaction (which
-/// is already open: the write path's re-read).
+/// The snapshot's statement inside the caller's read-only transaction
+/// (which is already open: the write path's re-read).
 pub fn read_in(
     tx: &mut impl Conn,
     schema: &Schema,
@@ -257,9 +142,9 @@ fn events_from(row: &Row, nulls: &mut Vec<Warning>) -> Result<Vec<Event>> {
     Ok(events)
 }
 
-const EVENTS: &str = "deployment_events";
+pub(super) const EVENTS: &str = "deployment_events";
 
-fn limit(events_limit: Option<usize>) -> Option<i64> {
+pub(super) fn limit(events_limit: Option<usize>) -> Option<i64> {
     events_limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
 }
 
@@ -279,7 +164,7 @@ const SECTIONS: &[&str] = &[
 ];
 
 /// The snapshot in the row of `sql/diagnose/snapshot.sql`.
-fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
+pub(super) fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
     let sections: Vec<(&str, Option<serde_json::Value>)> = SECTIONS
         .iter()
         .map(|name| Ok((*name, row.col(&format!("{name}_rows"))?)))
