@@ -181,7 +181,7 @@ impl Settings {
         match &addr {
             Addr::Tcp(ip) => {
                 let name = tls_name.clone().filter(|n| !n.starts_with('/'));
-                config.host(&name.unwrap_or_else(|| ip.to_string()));
+                config.host(name.unwrap_or_else(|| ip.to_string()));
                 config.hostaddr(*ip);
             }
             Addr::Unix(dir) => {

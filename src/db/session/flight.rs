@@ -138,7 +138,7 @@ fn fly(session: &mut Session, steps: Vec<Step>, checked: bool, end: End) -> Resu
     sql::trace::script(None, end);
     messages.push(Message::Simple(end.to_string()));
     let mut pipeline = session.unpinned_connection().pipeline(messages);
-    let in_force = match pipeline.next() {
+    let in_force = match pipeline.answer() {
         Some(Ok(Answer::Simple(messages))) => in_force_and_rows(messages).0,
         Some(Err(err)) => return Err(refusal_for_begin(err)),
         _ => return Err(anyhow!("sql/session/begin.sql: no answer")),
@@ -151,7 +151,7 @@ fn fly(session: &mut Session, steps: Vec<Step>, checked: bool, end: End) -> Resu
     if checked && let Some(why) = in_force.mismatch(Terms::Snapshot, &timeouts) {
         return Err(exit::refused(why));
     }
-    prove(&in_force, pipeline.next())?;
+    prove(&in_force, pipeline.answer())?;
     Ok(Flight {
         pipeline,
         in_force,
@@ -208,7 +208,7 @@ impl Flight<'_> {
     /// The next step's rows, all of them.
     pub fn rows(&mut self) -> Result<Vec<Row>> {
         self.take()?;
-        match self.pipeline.next() {
+        match self.pipeline.answer() {
             Some(Ok(Answer::Rows(rows))) => Ok(rows),
             Some(Ok(Answer::Simple(_))) => Ok(Vec::new()),
             Some(Err(err)) => Err(anyhow::Error::new(DbError::from(err))),
@@ -220,7 +220,7 @@ impl Flight<'_> {
     /// twice (`fleet list`, `diagnose -o json`'s trail).
     pub fn stream(&mut self) -> Result<Rows<'_>> {
         self.take()?;
-        match self.pipeline.next_rows() {
+        match self.pipeline.rows() {
             Some(Ok(rows)) => {
                 let rows: sql::BoxRows<'_> = Box::new(rows);
                 Ok(rows.map_err(DbError::from as fn(postgres::Error) -> DbError))
@@ -242,9 +242,9 @@ impl Flight<'_> {
     pub fn finish(mut self) -> Result<()> {
         while self.left > 0 {
             self.left -= 1;
-            let _ = self.pipeline.next();
+            let _ = self.pipeline.answer();
         }
-        match self.pipeline.next() {
+        match self.pipeline.answer() {
             Some(Ok(_)) => Ok(()),
             Some(Err(err)) => Err(anyhow::Error::new(DbError::from(err)))
                 .context("ending the read-only transaction"),

@@ -3,8 +3,11 @@
 //! settings in its first message ([`pin`]); nothing is left to the
 //! server's, the database's, the role's or a pooled connection's
 //! defaults, and nothing to startup options, which a pooler may refuse or
-//! drop. Reads run in one read-only snapshot ([`Session::read`]);
-//! fail-safely's write in a read-committed one (`db::transition`).
+//! drop. A session runs on its own driver of the protocol ([`link`]), so
+//! a read sends its whole read-only snapshot in one flight
+//! ([`Session::flight`], README "Performance"); fail-safely's write runs
+//! in a read-committed transaction, a message at a time
+//! (`db::transition`).
 
 mod flight;
 mod link;
@@ -15,9 +18,7 @@ mod terms;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use chrono::{DateTime, Utc};
 
-use super::sql;
 pub use flight::{Flight, Step};
 pub use link::{Link, PipelineRows, runtime};
 pub use pin::{Pinned, begin, begin_then, begin_unchecked, session_attrs};
@@ -138,18 +139,4 @@ pub fn read_only(session: &mut Session) -> Result<Pinned<'_>> {
     session
         .begin(Terms::Snapshot)
         .context("opening a read-only snapshot transaction")
-}
-
-/// Runs `read` inside one read-only snapshot with the snapshot's `now()`.
-pub fn with_snapshot<T>(
-    session: &mut Session,
-    read: impl FnOnce(&mut Pinned<'_>, DateTime<Utc>) -> Result<T>,
-) -> Result<T> {
-    session.read(|tx| {
-        let at: DateTime<Utc> = sql::session::NOW
-            .query_catalog_one(tx, &[])
-            .context("reading the snapshot's time")?
-            .get("at");
-        read(tx, at)
-    })
 }

@@ -151,7 +151,7 @@ enum Queue<'a> {
 
 impl Pipeline<'_> {
     /// The next message's answer, whole. None: no message is left.
-    pub fn next(&mut self) -> Option<Result<Answer, Error>> {
+    pub fn answer(&mut self) -> Option<Result<Answer, Error>> {
         let (ends, waiting) = match &mut self.0 {
             Queue::Held(answers) => return answers.pop_front(),
             Queue::Driven { ends, waiting } => (&mut **ends, waiting.pop_front()?),
@@ -169,7 +169,7 @@ impl Pipeline<'_> {
 
     /// The next message's rows as they arrive; a message without rows
     /// gives none. None: no message is left.
-    pub fn next_rows(&mut self) -> Option<Result<PipelineRows<'_>, Error>> {
+    pub fn rows(&mut self) -> Option<Result<PipelineRows<'_>, Error>> {
         let empty = || PipelineRows(Rows::Held(Vec::new().into_iter()));
         let (ends, waiting) = match &mut self.0 {
             Queue::Held(answers) => {
