@@ -12,10 +12,11 @@
 -- id costs no more than the lookup. The events come as one array per
 -- column (event_*, in no particular order but the same in each: a long
 -- trail travels as typed binary arrays, not as text); every other section as a JSON array of rows (NULL
--- when empty) in a column named <section>_rows. It runs in a transaction
--- whose first message pinned and checked its settings
--- (sql/session/begin.sql); the settings it ran with come back with the
--- data for the report.
+-- when empty) in a column named <section>_rows. It is sent in one flight
+-- with its transaction's first message, which pins the settings
+-- (sql/session/begin.sql), and its COMMIT; what is in force is checked
+-- before its row is looked at, and the settings it ran with come back
+-- with the data for the report.
 --
 -- The text the control plane stores without bound (a job's last_error, an
 -- event's payload, an agent's output; pushleft-controller-diagnose(1), HUGE TEXT) is read cut:

@@ -10,7 +10,8 @@
 -- until it says otherwise; `allocations_checked` says whether the catalog
 -- rules that out (the reference schema's CHECK on status, validated, and
 -- NOT NULL). When it does not, the caller reads those allocations with
--- sql/fleet/odd_allocations.sql in the same snapshot and counts them.
+-- sql/fleet/odd_allocations.sql, in a flight of its own right after this
+-- one, and counts them.
 --
 -- Every row also carries the settings the statement ran with and the
 -- server (the caller refuses a read made without its pinned search path,

@@ -38,7 +38,9 @@ WHERE name = 'session_replication_role'
   AND setting <> 'origin'
   AND source = 'session';
 -- What is in force now, checked by the tool before it sends anything
--- else; and the defaults and counters the write path and doctor judge.
+-- else (fail-safely) or, for a read sent in one flight with this message,
+-- before it looks at any answer after this one (README, "Performance");
+-- and the defaults and counters the write path and doctor judge.
 SELECT name, setting, source
 FROM pg_catalog.pg_settings
 WHERE name IN ('search_path', 'jit', 'session_replication_role',

@@ -26,6 +26,19 @@
 -- `indexed = false`, and the caller runs sql/stuck/scan_without_indexes.sql,
 -- which reads each table once.
 --
+-- Why two files and not one statement for both schemas: a plan is made
+-- before the statement runs, so one statement would carry both plans, the
+-- probe per deployment and the pass over every table, whichever of them
+-- runs. The EXPLAIN check (src/testing/plans.rs, tests/it/explain.rs and
+-- the benchmark) could then no longer hold this one to "no sequential scan
+-- of a big table, no JIT-sized plan": the pass's scans would be in its
+-- plan, and at production size their cost alone is over jit_above_cost.
+-- So this statement runs first, alone in its flight (one round trip), and
+-- the pass only where it says `indexed = false`. Both return the same
+-- rows, columns and parameters, and tests/it/without_indexes.rs holds the
+-- two to the same answer, with the indexes and without, so they cannot
+-- drift apart.
+--
 -- The in-flight deployments come from the partial index
 -- deployments_in_flight (a small fraction of the table); the last event of
 -- each is one probe of deployment_events_deployment_sequence, backwards.

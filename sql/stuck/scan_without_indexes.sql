@@ -4,6 +4,15 @@
 -- snapshot. $3 the schema's name (to find the trail's index), $4 the
 -- clock skew tolerance (milliseconds).
 --
+-- Why this is a file of its own and not a branch of scan.sql: a plan is
+-- made before the statement runs, so one statement would carry this plan
+-- (sequential scans of the big tables, by design) inside scan.sql's, which
+-- the EXPLAIN check holds to no sequential scan and no JIT-sized cost;
+-- this one is exempt (testing::plans::READS_WHOLE_TABLES). It runs in a
+-- flight of its own after scan.sql said `indexed = false` (a second round
+-- trip, on such a schema only). tests/it/without_indexes.rs holds the two
+-- to the same answer, with the indexes and without.
+--
 -- Without an index per deployment, a probe per deployment is a sequential
 -- scan per deployment. Here every table is read at most once, as psql's
 -- alert queries do: the in-flight deployments, each one's last event (a

@@ -6,7 +6,9 @@ use crate::db::sql::Conn;
 use anyhow::{Context, Result};
 use uuid::Uuid;
 
+use crate::db::session::{Arg, Session, Step};
 use crate::db::sql::{self, Schema};
+use crate::db_failure::DbError;
 use crate::exit;
 
 const MIN_PREFIX: usize = 4;
@@ -82,6 +84,27 @@ pub fn resolve(client: &mut impl Conn, schema: &Schema, text: &str) -> Result<Uu
         .context("looking up the deployment id")?;
     let ids: Vec<Uuid> = rows.iter().map(|r| r.get(0)).collect();
     choose(&ids, low, prefix.as_deref())
+}
+
+/// [`resolve`] in a flight of its own (`Session::flight`): one round trip.
+/// What a prefix costs where the rest of a read needs the whole id before
+/// it is sent (`history --deployment`, `diagnose -o json`'s trail).
+pub fn resolve_in_flight(session: &mut Session, schema: &Schema, text: &str) -> Result<Uuid> {
+    let (low, high, prefix) = range(text)?;
+    let range: Vec<Arg> = vec![Box::new(low), Box::new(high)];
+    let found: Vec<Uuid> = session
+        .read_in_flight(vec![Step::of(&sql::RESOLVE_DEPLOYMENT, schema, range)])
+        .map_err(|err| match err.downcast::<DbError>() {
+            Ok(pg) => missing_table(pg, schema),
+            Err(other) => other,
+        })
+        .context("looking up the deployment id")?
+        .into_iter()
+        .flatten()
+        .map(|row| row.try_get(0))
+        .collect::<Result<_, _>>()
+        .context("looking up the deployment id")?;
+    choose(&found, low, prefix.as_deref())
 }
 
 /// The one deployment among the ids found in the range starting at `low`

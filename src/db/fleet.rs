@@ -5,12 +5,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use postgres::fallible_iterator::FallibleIterator;
-use postgres::types::ToSql;
 
 use super::columns::{Columns, RowReader};
-use super::session::Session;
+use super::session::{Arg, Session, Step};
 use super::snapshot::{node_from, read_info};
-use super::sql::{self, Conn, Schema};
+use super::sql::{self, Rows, Schema};
 use crate::decide::edges;
 use crate::duration::millis;
 use crate::model::fleet::{FleetList, FleetNode, FleetScanInfo};
@@ -24,24 +23,34 @@ pub struct FleetFilter {
     pub stale_only: bool,
 }
 
-/// The fleet as of one instant: one statement in a pinned read-only
-/// transaction (`Session::read`). The rows are made into nodes as they
-/// arrive, so a fleet of 50,000 is never held twice.
+/// The fleet as of one instant: one statement sent in one flight with its
+/// read-only transaction's first message and COMMIT (`Session::flight`),
+/// one round trip. The rows are made into nodes as they arrive, so a
+/// fleet of 50,000 is never held twice. On a schema whose catalog lets an
+/// allocation's status hold any value, the allocations in a status this
+/// tool does not know are read in a flight of their own (a second round
+/// trip, on such a schema only).
 pub fn list(
     session: &mut Session,
     schema: &Schema,
     filter: &FleetFilter,
     stale_after: Duration,
 ) -> Result<FleetList> {
-    session.read(|tx| {
-        FleetRead {
-            schema,
-            filter,
-            stale_after,
-        }
-        .run(tx)
-    })
+    let read = FleetRead {
+        schema,
+        filter,
+        stale_after,
+    };
+    let mut flight = session.flight(vec![read.step()])?;
+    let (mut list, checked) = read.run(flight.stream().context(LISTING)?)?;
+    flight.finish()?;
+    if !checked {
+        read.count_odd_allocations(session, &mut list)?;
+    }
+    Ok(list)
 }
+
+const LISTING: &str = "listing the fleet's nodes (sql/fleet/list.sql)";
 
 struct FleetRead<'a> {
     schema: &'a Schema,
@@ -50,28 +59,26 @@ struct FleetRead<'a> {
 }
 
 impl FleetRead<'_> {
-    fn run(&self, client: &mut impl Conn) -> Result<FleetList> {
-        let status = self.filter.status.as_ref().map(NodeStatus::as_str);
-        let stale_after = millis(self.stale_after);
-        let statement = &sql::fleet::LIST;
-        let values: [&(dyn ToSql + Sync); 5] = [
-            &self.filter.pool,
-            &status,
-            &self.filter.stale_only,
-            &stale_after,
-            &self.schema.name(),
+    fn step(&self) -> Step {
+        let status = self.filter.status.as_ref().map(|s| s.as_str().to_string());
+        let values: Vec<Arg> = vec![
+            Box::new(self.filter.pool.clone()),
+            Box::new(status),
+            Box::new(self.filter.stale_only),
+            Box::new(millis(self.stale_after)),
+            Box::new(self.schema.name().to_string()),
         ];
-        let mut rows = statement
-            .query_stream(client, self.schema, &values)
-            .context("listing the fleet's nodes (sql/fleet/list.sql)")?;
+        Step::of(&sql::fleet::LIST, self.schema, values)
+    }
+
+    /// The list from its rows, and whether the catalog rules out
+    /// allocations in a status this tool does not know.
+    fn run(&self, mut rows: Rows<'_>) -> Result<(FleetList, bool)> {
         let mut first = None;
         let mut checked = true;
         let mut nodes = Vec::new();
         let mut warnings = Vec::new();
-        while let Some(row) = rows
-            .next()
-            .context("listing the fleet's nodes (sql/fleet/list.sql)")?
-        {
+        while let Some(row) = rows.next().context(LISTING)? {
             if first.is_none() {
                 first = Some(read_info(&row)?);
                 checked = row.col("allocations_checked")?;
@@ -98,9 +105,6 @@ impl FleetRead<'_> {
         }
         drop(rows);
         let server = first.ok_or_else(|| anyhow!("sql/fleet/list.sql returned no row"))?;
-        if !checked {
-            self.count_odd_allocations(client, &mut nodes, &mut warnings)?;
-        }
         let clock_skew = edges::of_nodes(nodes.iter().map(|n| &n.node), server.at);
         let list = FleetList {
             clock_skew,
@@ -115,22 +119,23 @@ impl FleetRead<'_> {
             },
             warnings,
         };
-        Ok(list)
+        Ok((list, checked))
     }
 
     /// The allocations in a status this tool does not know hold their
     /// slot until they say otherwise: counted as used, each with a note.
-    fn count_odd_allocations(
-        &self,
-        client: &mut impl Conn,
-        nodes: &mut [FleetNode],
-        warnings: &mut Vec<Warning>,
-    ) -> Result<()> {
-        let rows = sql::fleet::ODD_ALLOCATIONS
-            .query(client, self.schema, &[])
-            .context(
-                "reading the allocations in an unknown state (sql/fleet/odd_allocations.sql)",
-            )?;
+    fn count_odd_allocations(&self, session: &mut Session, list: &mut FleetList) -> Result<()> {
+        let rows: Vec<postgres::Row> = session
+            .read_in_flight(vec![Step::of(
+                &sql::fleet::ODD_ALLOCATIONS,
+                self.schema,
+                Vec::new(),
+            )])
+            .context("reading the allocations in an unknown state (sql/fleet/odd_allocations.sql)")?
+            .into_iter()
+            .flatten()
+            .collect();
+        let (nodes, warnings) = (&mut list.nodes, &mut list.warnings);
         for row in &rows {
             let mut found = Vec::new();
             let mut r = RowReader::new(row, "fleet_allocations", "id", &mut found)?;

@@ -9,8 +9,10 @@ use postgres::Row;
 use uuid::Uuid;
 
 use super::columns::{Columns, RowReader};
-use super::session::{Session, with_snapshot};
+use super::deployment_id;
+use super::session::{Arg, Session, Step};
 use super::sql::{self, Schema};
+use crate::db_failure::DbError;
 use crate::duration::millis;
 use crate::model::history::{
     ActionApproval, ActionAudit, ActionPerson, History, HistoryReadInfo, OperatorAction,
@@ -121,50 +123,77 @@ fn approval_from(row: &Row) -> Result<Option<ActionApproval>> {
     }))
 }
 
-/// The newest `limit` actions that pass `filter`.
+/// The newest `limit` actions that pass `filter`, in one flight with the
+/// snapshot's instant and, when `must_exist`, the look-up of
+/// `filter.deployment` (unknown is exit 3): one round trip.
 pub fn list(
     session: &mut Session,
     schema: &Schema,
     filter: &HistoryFilter,
     limit: usize,
+    must_exist: bool,
 ) -> Result<History> {
-    with_snapshot(session, |tx, now| {
-        // One row more than asked: whether the list was cut.
-        let fetch = i64::try_from(limit).unwrap_or(i64::MAX).saturating_add(1);
-        let rows = sql::history::OPERATOR_ACTIONS
-            .query(
-                tx,
-                schema,
-                &[
-                    &at(filter.since),
-                    &ago_ms(filter.since),
-                    &at(filter.until),
-                    &ago_ms(filter.until),
-                    &filter.operator,
-                    &filter.reason_contains,
-                    &filter.deployment,
-                    &fetch,
-                    &filter.self_approved,
-                ],
-            )
-            .context("listing the operators' actions (sql/history/operator_actions.sql)")?;
-        // The warnings are those of the rows shown.
-        let mut warnings = Vec::new();
-        let truncated = rows.len() > limit;
-        let actions: Vec<OperatorAction> = rows
+    // One row more than asked: whether the list was cut.
+    let fetch = i64::try_from(limit).unwrap_or(i64::MAX).saturating_add(1);
+    let values: Vec<Arg> = vec![
+        Box::new(at(filter.since)),
+        Box::new(ago_ms(filter.since)),
+        Box::new(at(filter.until)),
+        Box::new(ago_ms(filter.until)),
+        Box::new(filter.operator.clone()),
+        Box::new(filter.reason_contains.clone()),
+        Box::new(filter.deployment),
+        Box::new(fetch),
+        Box::new(filter.self_approved),
+    ];
+    let mut steps = vec![Step::catalog(&sql::session::NOW, Vec::new())];
+    let look_up = filter.deployment.filter(|_| must_exist);
+    if let Some(id) = look_up {
+        let range: Vec<Arg> = vec![Box::new(id), Box::new(id)];
+        steps.push(Step::of(&sql::RESOLVE_DEPLOYMENT, schema, range));
+    }
+    steps.push(Step::of(&sql::history::OPERATOR_ACTIONS, schema, values));
+    let mut answers = session
+        .read_in_flight(steps)
+        .context("listing the operators' actions (sql/history/operator_actions.sql)")
+        .map_err(|err| match err.downcast::<DbError>() {
+            Ok(pg) => deployment_id::missing_table(pg, schema),
+            Err(other) => other,
+        })?
+        .into_iter();
+    let now: DateTime<Utc> = answers
+        .next()
+        .and_then(|rows| rows.into_iter().next())
+        .context("sql/session/now.sql returned no row")?
+        .try_get("at")
+        .context("reading the snapshot's time")?;
+    if let Some(id) = look_up {
+        let found: Vec<Uuid> = answers
+            .next()
+            .unwrap_or_default()
             .iter()
-            .take(limit)
-            .map(|row| action_from(row, &mut warnings))
-            .collect::<Result<_>>()?;
-        Ok(History {
-            regions: None,
-            actions,
-            snapshot: HistoryReadInfo {
-                at: now,
-                limit,
-                truncated,
-            },
-            warnings,
-        })
+            .map(|row| row.try_get(0))
+            .collect::<Result<_, _>>()
+            .context("looking up the deployment id")?;
+        deployment_id::choose(&found, id, None)?;
+    }
+    let rows = answers.next().unwrap_or_default();
+    // The warnings are those of the rows shown.
+    let mut warnings = Vec::new();
+    let truncated = rows.len() > limit;
+    let actions: Vec<OperatorAction> = rows
+        .iter()
+        .take(limit)
+        .map(|row| action_from(row, &mut warnings))
+        .collect::<Result<_>>()?;
+    Ok(History {
+        regions: None,
+        actions,
+        snapshot: HistoryReadInfo {
+            at: now,
+            limit,
+            truncated,
+        },
+        warnings,
     })
 }

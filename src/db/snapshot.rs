@@ -1,10 +1,11 @@
 //! The read side: every runbook query of one deployment, as typed rows.
 //!
-//! `sql/diagnose/snapshot.sql` reads all of it in one statement: one round
-//! trip, one snapshot. `diagnose` runs it as a read-only transaction of its
-//! own ([`read`]); `fail-safely` first locks the deployment, its jobs and
-//! its instances `FOR UPDATE` and then runs it in the same transaction
-//! ([`load_locked`]), and decides from that.
+//! `sql/diagnose/snapshot.sql` reads all of it in one statement, one
+//! snapshot. `diagnose` sends it in one flight with its transaction's
+//! first message and COMMIT (`db::reading`): one round trip. `fail-safely`
+//! first locks the deployment, its jobs and its instances `FOR UPDATE` and
+//! then runs it in the same transaction ([`load_locked`]), and decides
+//! from that.
 
 use anyhow::{Context, Result, anyhow};
 use postgres::Row;
@@ -12,7 +13,6 @@ use uuid::Uuid;
 
 use super::columns::{Columns, RowReader, json_rows};
 use super::deployment_id;
-use super::session::Session;
 use super::sql::{Conn, Schema, diagnose, fail_safely};
 use super::text::json_text;
 use crate::db_failure::DbError;
@@ -23,21 +23,24 @@ use crate::model::{
     Warning,
 };
 
-/// Reads one deployment (id or prefix) in one read-only snapshot: one
-/// statement in a pinned transaction (`Session::read`). `events_limit` keeps only the last
-/// N events (the count of all is always read). Not found is exit 3, an
-/// ambiguous prefix exit 2.
-pub fn read(
-    session: &mut Session,
-    schema: &Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-) -> Result<DeploymentSnapshot> {
-    session.read(|tx| read_in(tx, schema, deployment, events_limit))
+/// A table that is not there, in the words of [`deployment_id::missing_table`].
+pub(super) fn missing(err: anyhow::Error, schema: &Schema) -> anyhow::Error {
+    match err.downcast::<DbError>() {
+        Ok(pg) => deployment_id::missing_table(pg, schema),
+        Err(other) => other,
+    }
 }
 
-/// [`read`] inside the caller's read-only transaction (which may go on to
-/// stream the trail with [`events`]).
+/// The one deployment the snapshot's `candidates` name.
+pub(super) fn chosen(row: &Row, low: Uuid, prefix: Option<&str>) -> Result<Uuid> {
+    let candidates: Vec<Uuid> = row
+        .try_get("candidates")
+        .context("reading the candidates")?;
+    deployment_id::choose(&candidates, low, prefix)
+}
+
+/// The snapshot's statement inside the caller's read-only transaction
+/// (which is already open: the write path's re-read).
 pub fn read_in(
     tx: &mut impl Conn,
     schema: &Schema,
@@ -49,47 +52,9 @@ pub fn read_in(
     let row = diagnose::SNAPSHOT
         .query_one(tx, schema, &[&low, &high, &limit])
         .context("reading (sql/diagnose/snapshot.sql)")
-        .map_err(|err| match err.downcast::<DbError>() {
-            Ok(pg) => deployment_id::missing_table(pg, schema),
-            Err(other) => other,
-        })?;
-    let candidates: Vec<Uuid> = row
-        .try_get("candidates")
-        .context("reading the candidates")?;
-    let id = deployment_id::choose(&candidates, low, prefix.as_deref())?;
+        .map_err(|err| missing(err, schema))?;
+    let id = chosen(&row, low, prefix.as_deref())?;
     from_row(&row, limit).with_context(|| format!("diagnosing deployment {id}"))
-}
-
-/// The whole event trail of `id`, oldest first, as the rows arrive: for a
-/// document written while it is read (`diagnose -o json`), so a long trail
-/// is never held in memory.
-pub fn events<'c>(
-    tx: &'c mut impl Conn,
-    schema: &Schema,
-    id: Uuid,
-) -> Result<impl Iterator<Item = Result<Event>> + 'c> {
-    use postgres::fallible_iterator::FallibleIterator;
-    let rows = diagnose::EVENTS
-        .query_stream(tx, schema, &[&id])
-        .with_context(|| format!("reading the events of deployment {id}"))?;
-    Ok(rows.iterator().map(move |row| {
-        let row = row.with_context(|| format!("reading the events of deployment {id}"))?;
-        // A NULL is shown as such (the verdict, read before, already
-        // judged the last event's); it never breaks the document.
-        // No id for messages either: these warnings are never shown.
-        let mut nulls = Vec::new();
-        let mut r = RowReader::with_id(&row, EVENTS, String::new(), &mut nulls);
-        let cut = r.col::<Option<bool>>("payload_cut")?.unwrap_or(false);
-        Ok(Event {
-            sequence: r.required("sequence")?,
-            id: r.col("id")?,
-            kind: r.required("kind")?,
-            occurred_at: r.col("occurred_at")?,
-            payload: json_text(r.or_unknown("payload")?, cut)?,
-            payload_length: r.col("payload_length")?,
-            payload_cut: cut,
-        })
-    }))
 }
 
 /// Reads everything about `id` inside the caller's transaction after
@@ -185,9 +150,9 @@ fn events_from(row: &Row, nulls: &mut Vec<Warning>) -> Result<Vec<Event>> {
     Ok(events)
 }
 
-const EVENTS: &str = "deployment_events";
+pub(super) const EVENTS: &str = "deployment_events";
 
-fn limit(events_limit: Option<usize>) -> Option<i64> {
+pub(super) fn limit(events_limit: Option<usize>) -> Option<i64> {
     events_limit.map(|n| i64::try_from(n).unwrap_or(i64::MAX))
 }
 
@@ -207,7 +172,7 @@ const SECTIONS: &[&str] = &[
 ];
 
 /// The snapshot in the row of `sql/diagnose/snapshot.sql`.
-fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
+pub(super) fn from_row(row: &Row, limit: Option<i64>) -> Result<DeploymentSnapshot> {
     let sections: Vec<(&str, Option<serde_json::Value>)> = SECTIONS
         .iter()
         .map(|name| Ok((*name, row.col(&format!("{name}_rows"))?)))

@@ -7,12 +7,11 @@ use std::time::Duration;
 use std::collections::BTreeSet;
 
 use anyhow::{Context, Result};
-use postgres::types::ToSql;
 use serde_json::Value;
 use uuid::Uuid;
 
 use super::columns::{Columns, RowReader, json_rows};
-use super::session::Session;
+use super::session::{Arg, Session, Step};
 use super::snapshot::read_info;
 use super::sql::{self, Schema};
 use crate::decide::stuck_advice;
@@ -246,30 +245,40 @@ fn clock_skew(row: &impl Columns) -> Result<ClockSkew> {
     })
 }
 
-/// Both scans in one statement, in one pinned read-only transaction
-/// (`Session::read`): one instant. On a schema without the indexes the
-/// first statement probes, it reads nothing and the variant that reads
-/// every table once runs in the same snapshot.
+/// Both scans in one statement, sent in one flight with its read-only
+/// transaction's first message and COMMIT (`Session::flight`): one
+/// instant, one round trip. On a schema without the indexes the statement
+/// probes, it reads nothing, and the variant that reads every table once
+/// runs in a flight of its own (a second round trip, on such a schema
+/// only; why there are two statements: the top of both files).
 pub fn scan(
     session: &mut Session,
     schema: &Schema,
     thresholds: StuckThresholds,
 ) -> Result<StuckReport> {
-    let stuck_after = millis(thresholds.stuck_after);
-    let grace = millis(thresholds.grace);
-    let tolerance = millis(CLOCK_SKEW_TOLERANCE);
-    let values: [&(dyn ToSql + Sync); 4] = [&stuck_after, &grace, &schema.name(), &tolerance];
-    let row = session.read(|tx| {
-        let row = sql::stuck::SCAN
-            .query_one(tx, schema, &values)
-            .context("scanning (sql/stuck/scan.sql)")?;
-        if row.col::<bool>("indexed")? {
-            return Ok(row);
-        }
-        sql::stuck::SCAN_WITHOUT_INDEXES
-            .query_one(tx, schema, &values)
-            .context("scanning (sql/stuck/scan_without_indexes.sql)")
-    })?;
+    let values = || -> Vec<Arg> {
+        vec![
+            Box::new(millis(thresholds.stuck_after)),
+            Box::new(millis(thresholds.grace)),
+            Box::new(schema.name().to_string()),
+            Box::new(millis(CLOCK_SKEW_TOLERANCE)),
+        ]
+    };
+    let read = |session: &mut Session, statement: &sql::Statement| -> Result<postgres::Row> {
+        session
+            .read_in_flight(vec![Step::of(statement, schema, values())])?
+            .into_iter()
+            .flatten()
+            .next()
+            .with_context(|| format!("sql/{} returned no row", statement.path))
+            .with_context(|| format!("scanning (sql/{})", statement.path))
+    };
+    let probed = read(session, &sql::stuck::SCAN)?;
+    let row = if probed.col::<bool>("indexed")? {
+        probed
+    } else {
+        read(session, &sql::stuck::SCAN_WITHOUT_INDEXES)?
+    };
     let server = read_info(&row)?;
     let deployments: Option<Value> = row.col("stuck_rows")?;
     let leases: Option<Value> = row.col("orphaned_rows")?;

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use crate::db;
 use crate::db::session::Session;
-use crate::db::sql::{Conn, Schema};
+use crate::db::sql::Schema;
 use crate::decide::{self, Policy, Verdict};
 use crate::model::DeploymentSnapshot;
 use crate::ui;
@@ -19,8 +19,9 @@ pub struct Assessed {
 }
 
 /// Reads `deployment` (id or prefix) inside one REPEATABLE READ READ ONLY
-/// transaction and assesses it; the transaction has ended when it
-/// returns. Warns (stderr) when row-level security may hide rows from it.
+/// transaction, in one round trip, and assesses it; the transaction has
+/// ended when it returns. Warns (stderr) when row-level security may hide
+/// rows from it.
 pub fn assess(
     session: &mut Session,
     schema: &Schema,
@@ -28,26 +29,20 @@ pub fn assess(
     events_limit: Option<usize>,
     policy: &Policy,
 ) -> Result<Assessed> {
-    let assessed = session.read(|tx| assess_in(tx, schema, deployment, events_limit, policy))?;
+    let snapshot = db::reading::read(session, schema, deployment, events_limit)?;
+    let assessed = assessed(snapshot, policy);
     warn_row_security(&assessed);
     Ok(assessed)
 }
 
-/// [`assess`] inside a transaction already open (no warning: the caller
-/// gives it, [`warn_row_security`]).
-pub fn assess_in(
-    tx: &mut impl Conn,
-    schema: &Schema,
-    deployment: &str,
-    events_limit: Option<usize>,
-    policy: &Policy,
-) -> Result<Assessed> {
-    let snapshot = db::snapshot::read_in(tx, schema, deployment, events_limit)?;
-    Ok(Assessed {
+/// The verdict on a snapshot read (no warning: the caller gives it,
+/// [`warn_row_security`]).
+pub fn assessed(snapshot: DeploymentSnapshot, policy: &Policy) -> Assessed {
+    Assessed {
         verdict: decide::assess(&snapshot, policy),
         fingerprint: decide::fingerprint(&snapshot),
         snapshot,
-    })
+    }
 }
 
 /// The warning when row-level security may hide rows from the read.

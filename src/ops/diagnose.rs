@@ -73,14 +73,17 @@ pub fn stream(
     emit: impl FnOnce(&Diagnosis<'_>) -> Result<()>,
 ) -> Result<()> {
     let (schema, policy) = (ctx.schema(), args.staleness.policy());
-    ctx.connect_for_reading()?.read(|tx| {
-        let a = assess::assess_in(tx, schema, &args.deployment, Some(1), &policy)?;
-        assess::warn_row_security(&a);
-        let mut document = document(&a, &policy, ctx.region());
-        let mut trail = db::snapshot::events(tx, schema, a.snapshot.deployment.id)?;
-        document.events = Events::Stream(RefCell::new(&mut trail));
-        emit(&Diagnosis { document })
-    })
+    let mut session = ctx.connect_for_reading()?;
+    let (mut reading, snapshot) =
+        db::reading::read_with_trail(&mut session, schema, &args.deployment, Some(1))?;
+    let a = assess::assessed(snapshot, &policy);
+    assess::warn_row_security(&a);
+    let mut document = document(&a, &policy, ctx.region());
+    let mut trail = reading.events()?;
+    document.events = Events::Stream(RefCell::new(&mut trail));
+    emit(&Diagnosis { document })?;
+    drop(trail);
+    reading.finish()
 }
 
 /// `diagnose --full-text` (pushleft-controller-diagnose(1), HUGE TEXT): the whole of every job's

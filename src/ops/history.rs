@@ -21,19 +21,43 @@ pub fn list_all(ctx: &Context, args: &HistoryArgs) -> Result<Regional<History>> 
     let deployment = deployment(args, &regions)?;
     let many = matches!(regions, Regions::Many(_));
     let read = |session: &mut Session| {
-        let id = match (&deployment, args.deployment()) {
-            (Some(IdQuery::Full(id)), _) if many => Some(*id),
-            // In one database the id is looked up (a prefix names exactly
-            // one deployment, as everywhere else).
-            (Some(_), Some(text)) => {
-                Some(session.read(|tx| deployment_id::resolve(tx, ctx.schema(), text))?)
-            }
-            _ => None,
-        };
-        history::list(session, ctx.schema(), &args.filter(id), args.limit)
+        let (id, must_exist) = which(ctx, session, args, deployment.as_ref(), many)?;
+        history::list(
+            session,
+            ctx.schema(),
+            &args.filter(id),
+            args.limit,
+            must_exist,
+        )
     };
     regions.read(ctx, &read, |parts, statuses| {
         merge_history(parts, statuses, args.limit)
+    })
+}
+
+/// The deployment `history ID` or `--deployment` names, and whether the
+/// history's own flight must look it up (a full id in one database:
+/// unknown is exit 3). In one database a prefix is looked up first, in a
+/// flight of its own (it names exactly one deployment, as everywhere
+/// else); across regions the id is whole and not looked up.
+fn which(
+    ctx: &Context,
+    session: &mut Session,
+    args: &HistoryArgs,
+    deployment: Option<&IdQuery>,
+    many: bool,
+) -> Result<(Option<uuid::Uuid>, bool)> {
+    Ok(match (deployment, args.deployment()) {
+        (Some(IdQuery::Full(id)), _) => (Some(*id), !many),
+        (Some(_), Some(text)) => (
+            Some(deployment_id::resolve_in_flight(
+                session,
+                ctx.schema(),
+                text,
+            )?),
+            false,
+        ),
+        _ => (None, false),
     })
 }
 

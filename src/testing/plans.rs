@@ -3,7 +3,7 @@
 //! for the server to JIT-compile it (the benchmark at production size in
 //! both table states, and a test on a small set, hold us to it).
 
-use crate::db::sql::Conn;
+use crate::db::sql::{Conn, Wire};
 use anyhow::{Context, Result};
 use postgres::types::ToSql;
 use serde_json::Value;
@@ -164,16 +164,15 @@ pub fn explain_all(
             } else {
                 statement.path.to_string()
             };
-            let row = client
-                .client()
-                .query_typed(
-                    &format!("EXPLAIN (FORMAT JSON) {}", statement.sql(schema)),
-                    &params,
-                )
-                .with_context(|| format!("EXPLAIN {name}"))?
-                .into_iter()
-                .next()
-                .with_context(|| format!("EXPLAIN {name} returned no plan"))?;
+            let row = Wire::query_typed(
+                client.client(),
+                &format!("EXPLAIN (FORMAT JSON) {}", statement.sql(schema)),
+                &params,
+            )
+            .with_context(|| format!("EXPLAIN {name}"))?
+            .into_iter()
+            .next()
+            .with_context(|| format!("EXPLAIN {name} returned no plan"))?;
             let plan: Value = row.get(0);
             let mut seq_scans = Vec::new();
             collect_seq_scans(&plan, &mut seq_scans);

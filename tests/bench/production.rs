@@ -70,8 +70,6 @@ mod batch;
 mod bench;
 #[path = "production/cases.rs"]
 mod cases;
-#[path = "production/flights.rs"]
-mod flights;
 #[path = "production/measure.rs"]
 mod measure;
 #[path = "production/million.rs"]
@@ -82,8 +80,6 @@ mod noindex;
 mod pooled;
 #[path = "production/process.rs"]
 mod process;
-#[path = "production/proxy.rs"]
-mod proxy;
 #[path = "production/report.rs"]
 mod report;
 #[path = "production/scaling.rs"]
@@ -101,7 +97,7 @@ use anyhow::{Context, Result, bail};
 
 use bench::{Bench, Tally};
 use measure::{Plan, which};
-use proxy::DelayProxy;
+use pushleft_controller::testing::proxy::{Options, Proxy};
 use report::Phases;
 use server::Server;
 use verdict::Verdict;
@@ -225,7 +221,11 @@ fn run() -> Result<usize> {
     );
 
     let proxy = if knobs.runs("far") {
-        Some(DelayProxy::start(server.upstream.clone(), knobs.delay)?)
+        Some(Proxy::start_with(Options {
+            upstream: server.upstream.clone(),
+            delay: knobs.delay,
+            fault: None,
+        })?)
     } else {
         None
     };

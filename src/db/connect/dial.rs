@@ -7,16 +7,16 @@ use std::path::PathBuf;
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Instant;
 
-use postgres::Client;
-use postgres::config::SslMode as CrateSslMode;
+use tokio_postgres::config::SslMode as CrateSslMode;
 
 use super::hosts::{BadPort, HostSpec, Kind};
 use super::verify::{NameCheck, Recorder};
 use super::{Reached, SessionAttrs, Settings, SslMode, Transport};
+use crate::db::session::{Link, runtime};
 
 /// What became of a host or an address.
 pub(super) enum Outcome {
-    Connected(Box<Client>, Reached),
+    Connected(Box<Link>, Reached),
     /// Try the next address (then host): nothing answered.
     NextAddress(String),
     /// Skip the rest of this host's addresses.
@@ -170,7 +170,7 @@ impl Settings {
         tls: Use,
         deadline: Option<Instant>,
         options: &str,
-    ) -> Result<(Client, Reached), Failure> {
+    ) -> Result<(Link, Reached), Failure> {
         let mut config = self.base_config(host, options);
         // The name TLS checks (libpq's `host`, whatever it holds); the
         // crate is handed an address where that name is a path.
@@ -181,7 +181,7 @@ impl Settings {
         match &addr {
             Addr::Tcp(ip) => {
                 let name = tls_name.clone().filter(|n| !n.starts_with('/'));
-                config.host(&name.unwrap_or_else(|| ip.to_string()));
+                config.host(name.unwrap_or_else(|| ip.to_string()));
                 config.hostaddr(*ip);
             }
             Addr::Unix(dir) => {
@@ -312,19 +312,23 @@ fn describe_addr(host: &HostSpec, addr: &Addr, port: u16) -> String {
 /// Connects in a thread of its own, so that the deadline bounds TLS and
 /// authentication too (the crate's timeout covers the TCP handshake).
 fn run_with_deadline(
-    config: postgres::Config,
+    config: tokio_postgres::Config,
     rustls: Option<rustls::ClientConfig>,
     deadline: Option<Instant>,
     record: &Recorder,
-) -> Result<Client, Failure> {
+) -> Result<Link, Failure> {
     let (tx, rx) = channel();
     let spawned = std::thread::Builder::new()
         .name("connect".to_string())
         .spawn(move || {
-            let result = match rustls {
-                Some(tls) => config.connect(tokio_postgres_rustls::MakeRustlsConnect::new(tls)),
-                None => config.connect(postgres::NoTls),
-            };
+            let result = runtime().map(|runtime| match rustls {
+                Some(tls) => Link::connect(
+                    runtime,
+                    &config,
+                    tokio_postgres_rustls::MakeRustlsConnect::new(tls),
+                ),
+                None => Link::connect(runtime, &config, tokio_postgres::NoTls),
+            });
             // The receiver may have given up (timeout): nothing to do.
             let _ = tx.send(result);
         });
@@ -339,8 +343,11 @@ fn run_with_deadline(
     };
     let tls = record.lock().map(|r| r.is_some()).unwrap_or(false);
     match result {
-        Ok(Ok(client)) => Ok(client),
-        Ok(Err(err)) => Err(Failure::Postgres { err, tls }),
+        Ok(Ok(Ok(client))) => Ok(client),
+        Ok(Ok(Err(err))) => Err(Failure::Postgres { err, tls }),
+        Ok(Err(_)) => Err(Failure::TlsSetup(
+            "could not start the connection's runtime".into(),
+        )),
         Err(_) => Err(Failure::Timeout),
     }
 }
@@ -349,7 +356,7 @@ fn run_with_deadline(
 /// not. The check runs in a pinned transaction of its own
 /// (`db::session::session_attrs`): nothing runs unpinned, not even here.
 fn session_mismatch(
-    client: &mut Client,
+    client: &mut Link,
     want: SessionAttrs,
     statement_timeout: std::time::Duration,
 ) -> Option<&'static str> {

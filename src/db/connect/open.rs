@@ -7,12 +7,12 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use postgres::{Client, Config};
+use tokio_postgres::Config;
 
 use super::dial::Outcome;
 use super::hosts::HostSpec;
 use super::{APPLICATION_NAME, Reached, SessionAttrs, Settings};
-use crate::db::session::{Session, Timeouts};
+use crate::db::session::{Link, Session, Timeouts};
 
 impl Settings {
     /// The startup `options` sent: exactly the user's own (`options=` in
@@ -47,7 +47,7 @@ impl Settings {
         Ok((Session::new(client, self.timeouts(lock_timeout)), reached))
     }
 
-    fn connect_with(&self, options: &str) -> Result<(Client, Reached)> {
+    fn connect_with(&self, options: &str) -> Result<(Link, Reached)> {
         let passes = match self.session_attrs {
             // libpq: standbys first, then anything.
             SessionAttrs::PreferStandby => vec![SessionAttrs::Standby, SessionAttrs::Any],

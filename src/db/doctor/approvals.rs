@@ -7,10 +7,12 @@ use anyhow::Result;
 use super::facts::Facts;
 use super::{Checks, Status};
 use crate::db::columns::Columns;
-use crate::db::session::Pinned;
+use crate::db::session::Session;
 use crate::model::text::escaped;
 
-pub(super) fn approvals(tx: &mut Pinned<'_>, facts: &Facts, checks: &mut Checks) -> Result<()> {
+/// Where the schema is, its policy is read in a transaction of its own
+/// (round trips more, in such a database only).
+pub(super) fn approvals(session: &mut Session, facts: &Facts, checks: &mut Checks) -> Result<()> {
     let row = facts.row("approvals")?;
     let (installed, enforcing, owner): (bool, bool, Option<String>) = (
         row.col("installed")?,
@@ -27,7 +29,7 @@ pub(super) fn approvals(tx: &mut Pinned<'_>, facts: &Facts, checks: &mut Checks)
         );
         return Ok(());
     }
-    let words = match crate::db::approvals::policy_in(tx)? {
+    let words = match session.read(crate::db::approvals::policy_in)? {
         None => "no policy row (rerun approvals install)".to_string(),
         Some(policy) => policy.words(),
     };

@@ -1,36 +1,48 @@
 //! What doctor reads besides the schema check, in one statement
-//! (`sql/doctor/facts.sql`): one JSON document, read before the checks
-//! judge it one by one.
+//! (`sql/doctor/facts.sql`, sent in doctor's one flight): one JSON
+//! document, read before the checks judge it one by one.
 
 use anyhow::{Context, Result, anyhow};
+use postgres::Row;
 use serde_json::{Map, Value};
 
 use crate::db::columns::JsonRow;
 use crate::db::schema_check;
-use crate::db::session::Pinned;
+use crate::db::session::{Arg, Step};
 use crate::db::sql::{self, Schema};
 
 /// The document.
 pub(super) struct Facts(Value);
 
 impl Facts {
-    /// One round trip for all of it. `role`: `--role`, whose write
-    /// privileges are read too; `indexes` and `settings`: the names to look
-    /// for.
-    pub(super) fn read(
-        tx: &mut Pinned<'_>,
+    /// The statement for all of it, as a step of doctor's flight. `role`:
+    /// `--role`, whose write privileges are read too; `indexes` and
+    /// `settings`: the names to look for.
+    pub(super) fn step(
         schema: &Schema,
         role: Option<&str>,
         indexes: Vec<String>,
         settings: &[&str],
-    ) -> Result<Facts> {
+    ) -> Step {
         let tables: Vec<String> = schema_check::tables().map(str::to_string).collect();
         let settings: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
-        let doc: Value = sql::doctor::FACTS
-            .query_catalog_one(tx, &[&schema.name(), &tables, &role, &indexes, &settings])
-            .context("reading the server, the session and the privileges (sql/doctor/facts.sql)")?
-            .try_get(0)
-            .context("reading sql/doctor/facts.sql")?;
+        let values: Vec<Arg> = vec![
+            Box::new(schema.name().to_string()),
+            Box::new(tables),
+            Box::new(role.map(str::to_string)),
+            Box::new(indexes),
+            Box::new(settings),
+        ];
+        Step::catalog(&sql::doctor::FACTS, values)
+    }
+
+    /// The document in the step's rows.
+    pub(super) fn from_rows(rows: Vec<Row>) -> Result<Facts> {
+        let row = rows
+            .into_iter()
+            .next()
+            .context("sql/doctor/facts.sql returned no row")?;
+        let doc: Value = row.try_get(0).context("reading sql/doctor/facts.sql")?;
         Ok(Facts(doc))
     }
 

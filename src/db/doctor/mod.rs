@@ -3,9 +3,11 @@
 //! expects, no trigger on the written tables it cannot vouch for, and with
 //! which session settings?
 //!
-//! Each check is one line, `ok`, `warn` or `fail`. Everything runs in one
-//! READ ONLY transaction that is rolled back: doctor never writes, and works
-//! against a standby.
+//! Each check is one line, `ok`, `warn` or `fail`. What the checks judge is
+//! read in one READ ONLY transaction that is rolled back, sent in one flight
+//! (README, "Performance"): doctor never writes, and works against a
+//! standby. `--role` is tried in a transaction of its own, and a database
+//! that records plans has its policy read in one.
 //!
 //! One file per group of checks: `server.rs` (TLS, the server, primary or
 //! standby, who we are), `privileges.rs` (the role, reading and writing),
@@ -15,7 +17,7 @@
 pub use crate::model::doctor::{Check, Report, Status};
 use anyhow::{Context, Result};
 
-use super::session::{Pinned, Terms};
+use super::session::{InForce, Session, Step, Terms};
 use super::sql::Schema;
 use crate::db::connect::{self, Reached, Settings};
 use crate::decide::triggers::AllowedTriggers;
@@ -32,7 +34,6 @@ use facts::Facts;
 use privileges::{assume_role, read_privileges, write_privileges};
 use schema::schema;
 use server::{identity, recovery, server, tls};
-use session::session;
 
 #[derive(Default)]
 struct Checks(Vec<Check>);
@@ -95,16 +96,7 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
             );
             // Pinned like every transaction of the tool, but what is in
             // force is reported by the session check, not refused here.
-            let result = client
-                .begin_unchecked(Terms::Snapshot)
-                .context("starting a read-only transaction")
-                .and_then(|mut tx| {
-                    let result = in_transaction(&mut tx, settings, &mut to, expect, &mut checks);
-                    // Nothing to keep: doctor never writes.
-                    let rolled_back = tx.rollback().context("rolling back");
-                    result.and(rolled_back)
-                });
-            if let Err(err) = result {
+            if let Err(err) = in_transaction(&mut client, settings, &mut to, expect, &mut checks) {
                 checks.push(
                     "checks",
                     Status::Fail,
@@ -127,49 +119,89 @@ pub fn run(settings: &Settings, expect: &Expect) -> Report {
     }
 }
 
+/// What the checks judge, read in one flight: what is in force, the facts
+/// (`sql/doctor/facts.sql`) and the schema check
+/// (`sql/schema_check/check.sql`).
+struct Read {
+    in_force: InForce,
+    facts: Facts,
+    schema: Vec<postgres::Row>,
+}
+
+fn read(session: &mut Session, expect: &Expect) -> Result<Read> {
+    let index_names = indexes::expected_indexes(crate::db::sql::scripts::SCHEMA.text)
+        .into_iter()
+        .map(|index| index.name)
+        .collect();
+    let steps = vec![
+        Facts::step(
+            &expect.schema,
+            expect.role.as_deref(),
+            index_names,
+            &session::SHOWN,
+        ),
+        Step::of(
+            &crate::db::sql::schema_check::CHECK,
+            &expect.schema,
+            Vec::new(),
+        ),
+    ];
+    let mut flight = session
+        .flight_unchecked(steps)
+        .context("starting a read-only transaction")?;
+    let in_force = flight.in_force().clone();
+    let facts = flight
+        .rows()
+        .context("reading the server, the session and the privileges (sql/doctor/facts.sql)")
+        .and_then(Facts::from_rows);
+    let schema = flight
+        .rows()
+        .context("checking the schema (sql/schema_check/check.sql)");
+    // Nothing to keep: doctor never writes.
+    flight.finish().context("rolling back")?;
+    Ok(Read {
+        in_force,
+        facts: facts?,
+        schema: schema?,
+    })
+}
+
 fn in_transaction(
-    tx: &mut Pinned<'_>,
+    session: &mut Session,
     settings: &Settings,
     reached: &mut Reached,
     expect: &Expect,
     checks: &mut Checks,
 ) -> Result<()> {
-    // Settings that did not take: report them and run nothing else under
-    // them.
+    let read = read(session, expect)?;
+    // Settings that did not take: report them and judge nothing read
+    // under them.
     let timeouts = settings.timeouts(connect::DEFAULT_LOCK_TIMEOUT);
-    if let Some(why) = tx.in_force().mismatch(Terms::Snapshot, &timeouts) {
-        let pinned = tx.in_force();
+    if let Some(why) = read.in_force.mismatch(Terms::Snapshot, &timeouts) {
+        let pinned = &read.in_force;
         let shown = ["session_replication_role", "search_path", "jit"]
             .map(|name| format!("{name}={}", pinned.value(name)))
             .join(", ");
         checks.push("session", Status::Fail, format!("{shown}; {why}"));
         return Ok(());
     }
-    let index_names = indexes::expected_indexes(crate::db::sql::scripts::SCHEMA.text)
-        .into_iter()
-        .map(|index| index.name)
-        .collect();
-    let facts = Facts::read(
-        tx,
-        &expect.schema,
-        expect.role.as_deref(),
-        index_names,
-        &session::SHOWN,
-    )?;
-    tls(&facts, settings, reached, checks)?;
-    server(&facts, checks)?;
-    recovery(&facts, checks)?;
-    let (session_user, current_user) = identity(&facts, checks)?;
+    let facts = &read.facts;
+    tls(facts, settings, reached, checks)?;
+    server(facts, checks)?;
+    recovery(facts, checks)?;
+    let (session_user, current_user) = identity(facts, checks)?;
     let (writer, as_role) = match expect.role.as_deref() {
-        Some(role) if assume_role(tx, &session_user, role, checks)? => (role.to_string(), true),
+        Some(role) if assume_role(session, &session_user, role, checks)? => {
+            (role.to_string(), true)
+        }
         _ => (current_user.clone(), false),
     };
-    let present = read_privileges(&facts, &current_user, checks)?;
+    let present = read_privileges(facts, &current_user, checks)?;
     if present.contains(&"deployments") && present.contains(&"deployment_events") {
-        write_privileges(&facts, &writer, as_role, checks)?;
+        write_privileges(facts, &writer, as_role, checks)?;
     }
-    schema(tx, expect, checks)?;
-    approvals::approvals(tx, &facts, checks)?;
-    indexes::indexes(&facts, &expect.schema, checks)?;
-    session(tx, &facts, settings, reached, checks)
+    schema(read.schema, expect, checks)?;
+    approvals::approvals(session, facts, checks)?;
+    indexes::indexes(facts, &expect.schema, checks)?;
+    session::session(&read.in_force, facts, settings, reached, checks)
 }

@@ -1,26 +1,30 @@
 //! The privileges fail-safely needs: assuming `--role`, reading every
 //! table, writing the two tables it writes.
 
-use crate::db::session::Pinned;
 use anyhow::Result;
 
 use super::facts::{Facts, empty};
 use super::{Checks, Status};
 use crate::db::columns::{Columns, JsonRow};
 use crate::db::schema_check;
+use crate::db::session::{Arg, Session, Step};
 use crate::db::sql;
 
-/// Whether `role` can be assumed (inside a savepoint, undone either way).
+/// Whether `role` can be assumed: `SET LOCAL ROLE` in a flight of its own
+/// (a round trip more, with `--role` only), rolled back either way.
 pub(super) fn assume_role(
-    tx: &mut Pinned<'_>,
+    session: &mut Session,
     session_user: &str,
     role: &str,
     checks: &mut Checks,
 ) -> Result<bool> {
-    tx.batch_execute(sql::doctor::SAVEPOINT.text)?;
-    match sql::session::SET_LOCAL_ROLE.query_catalog(tx, &[&role]) {
+    let value: Vec<Arg> = vec![Box::new(role.to_string())];
+    let mut flight =
+        session.flight_unchecked(vec![Step::catalog(&sql::session::SET_LOCAL_ROLE, value)])?;
+    let tried = flight.rows();
+    flight.finish()?;
+    match tried {
         Ok(_) => {
-            tx.batch_execute(sql::doctor::RELEASE_ROLE.text)?;
             checks.push(
                 "role",
                 Status::Ok,
@@ -29,11 +33,9 @@ pub(super) fn assume_role(
             Ok(true)
         }
         Err(err) => {
-            tx.batch_execute(sql::doctor::ROLLBACK_ROLE.text)?;
-            let why = err
-                .server_message
-                .clone()
-                .unwrap_or_else(|| err.to_string());
+            let why = crate::db::errors::db_error(&err)
+                .and_then(|db| db.server_message.clone())
+                .unwrap_or_else(|| format!("{err:#}"));
             checks.push(
                 "role",
                 Status::Fail,

@@ -2,15 +2,23 @@
 //! for the tables, the foreign keys, the protecting triggers, the other
 //! triggers and rules of the written tables, and the inventory.
 
-use crate::db::session::Pinned;
-use anyhow::Result;
+use anyhow::{Context, Result};
+use postgres::Row;
+use serde_json::Value;
 
 use super::{Checks, Expect, Status};
 use crate::db::schema_check::{self, SchemaReport};
 
-/// The schema check, as four lines of the report.
-pub(super) fn schema(tx: &mut Pinned<'_>, expect: &Expect, checks: &mut Checks) -> Result<()> {
-    let report = schema_check::check(tx, &expect.schema, &expect.allowed_triggers)?;
+/// The schema check (its statement's rows, read in doctor's flight), as
+/// four lines of the report.
+pub(super) fn schema(rows: Vec<Row>, expect: &Expect, checks: &mut Checks) -> Result<()> {
+    let doc: Value = rows
+        .into_iter()
+        .next()
+        .context("sql/schema_check/check.sql returned no row")?
+        .try_get(0)
+        .context("reading the schema check")?;
+    let report = schema_check::judge(&doc, &expect.schema, &expect.allowed_triggers)?;
     tables(&report, expect, checks);
     foreign_keys(&report, checks);
     triggers(&report, checks);

@@ -10,7 +10,7 @@ use super::facts::Facts;
 use super::{Checks, Status};
 use crate::db::columns::Columns;
 use crate::db::connect::{self, Reached, Settings};
-use crate::db::session::{Pinned, SEARCH_PATH, origin};
+use crate::db::session::{InForce, SEARCH_PATH, origin};
 
 /// A duration as the server's settings spell milliseconds.
 fn millis(duration: Duration) -> String {
@@ -30,7 +30,7 @@ pub(super) const SHOWN: [&str; 6] = [
 /// The settings in force in doctor's own pinned transaction (as in every
 /// transaction of the tool), the server's defaults and the pooler.
 pub(super) fn session(
-    tx: &mut Pinned<'_>,
+    pinned: &InForce,
     facts: &Facts,
     settings: &Settings,
     reached: &Reached,
@@ -55,7 +55,6 @@ pub(super) fn session(
             mismatched.push(name);
         }
     }
-    let pinned = tx.in_force();
     in_force.push(format!(
         "session_replication_role={}",
         pinned.value("session_replication_role")
@@ -84,16 +83,15 @@ pub(super) fn session(
             ),
         );
     }
-    server_defaults(tx, checks);
-    pooler(tx, reached, checks);
+    server_defaults(pinned, checks);
+    pooler(pinned, reached, checks);
     Ok(())
 }
 
 /// The defaults the server, the database or the role set: isolation is
 /// informational (every transaction states its own), a read-only default
 /// and `track_counts = off` make fail-safely refuse.
-fn server_defaults(tx: &Pinned<'_>, checks: &mut Checks) {
-    let pinned = tx.in_force();
+fn server_defaults(pinned: &InForce, checks: &mut Checks) {
     let describe = |name: &str| match pinned.get(name) {
         Some(setting) => format!("{name}={} (set {})", setting.value, origin(setting)),
         None => format!("{name}: not reported"),
@@ -136,8 +134,8 @@ fn server_defaults(tx: &Pinned<'_>, checks: &mut Checks) {
 
 /// A pooler or proxy in between, when the server's own port tells: the
 /// server listens on another port than the one reached.
-fn pooler(tx: &Pinned<'_>, reached: &Reached, checks: &mut Checks) {
-    let server_port = tx.in_force().value("port").to_string();
+fn pooler(pinned: &InForce, reached: &Reached, checks: &mut Checks) {
+    let server_port = pinned.value("port").to_string();
     if server_port.is_empty() || server_port == reached.port.to_string() {
         checks.push(
             "pooler",

@@ -3,20 +3,26 @@
 //! settings in its first message ([`pin`]); nothing is left to the
 //! server's, the database's, the role's or a pooled connection's
 //! defaults, and nothing to startup options, which a pooler may refuse or
-//! drop. Reads run in one read-only snapshot ([`Session::read`]);
-//! fail-safely's write in a read-committed one (`db::transition`).
+//! drop. A session runs on its own driver of the protocol ([`link`]), so
+//! a read sends its whole read-only snapshot in one flight
+//! ([`Session::flight`], README "Performance"); fail-safely's write runs
+//! in a read-committed transaction, a message at a time
+//! (`db::transition`).
 
+mod flight;
+mod link;
 mod pin;
+mod pipeline;
 mod terms;
 
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use chrono::{DateTime, Utc};
-use postgres::Client;
 
-use super::sql;
+pub use flight::{Flight, Step};
+pub use link::{Link, PipelineRows, runtime};
 pub use pin::{Pinned, begin, begin_then, begin_unchecked, session_attrs};
+pub use pipeline::{Answer, Arg, Message, Pipeline, Typed};
 pub use terms::{CLIENT_CHECK_INTERVAL_MS, InForce, SEARCH_PATH, Setting, Terms, origin};
 
 /// The limits every transaction sets for itself (`SET LOCAL`).
@@ -44,20 +50,13 @@ impl Default for Timeouts {
 
 /// A connection and the limits its transactions set.
 pub struct Session {
-    client: Client,
+    client: Link,
     timeouts: Timeouts,
-    /// No transaction was opened on it yet (see [`pin::begin`]: the first
-    /// one also proves that the connection carries a transaction).
-    fresh: bool,
 }
 
 impl Session {
-    pub fn new(client: Client, timeouts: Timeouts) -> Session {
-        Session {
-            client,
-            timeouts,
-            fresh: true,
-        }
+    pub fn new(client: Link, timeouts: Timeouts) -> Session {
+        Session { client, timeouts }
     }
 
     pub fn timeouts(&self) -> &Timeouts {
@@ -68,7 +67,7 @@ impl Session {
     /// tests, which look at it from outside. The tool's own statements run
     /// only pinned ([`Session::begin`], [`Session::read`]); a session hands
     /// out no `sql::Conn`.
-    pub fn unpinned_connection(&mut self) -> &mut Client {
+    pub fn unpinned_connection(&mut self) -> &mut Link {
         &mut self.client
     }
 
@@ -80,8 +79,7 @@ impl Session {
 
     /// [`Session::begin`] with other limits (a command's own lock timeout).
     pub fn begin_with(&mut self, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'_>> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        begin(&mut self.client, terms, timeouts, fresh)
+        begin(&mut self.client, terms, timeouts)
     }
 
     /// [`begin_then`] on this session: the transaction, and `script` in
@@ -93,15 +91,13 @@ impl Session {
         verify: impl FnOnce(&InForce) -> Result<()>,
         script: &str,
     ) -> Result<(Pinned<'_>, Vec<postgres::SimpleQueryMessage>)> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        begin_then(&mut self.client, terms, timeouts, fresh, verify, script)
+        begin_then(&mut self.client, terms, timeouts, verify, script)
     }
 
     /// [`begin_unchecked`] on this session (doctor).
     pub fn begin_unchecked(&mut self, terms: Terms) -> Result<Pinned<'_>> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
         let timeouts = self.timeouts;
-        begin_unchecked(&mut self.client, terms, &timeouts, fresh)
+        begin_unchecked(&mut self.client, terms, &timeouts)
     }
 
     /// [`pin::read_in_one_message`] on this session: catalog reads without
@@ -114,26 +110,23 @@ impl Session {
     /// Runs `read` in one read-only snapshot, then ends it (nothing was
     /// written: ending it either way is the same).
     ///
-    /// Three round trips: the first message, the read, the COMMIT; on a
-    /// session's first transaction a fourth, the empty message that proves
-    /// the connection carries a transaction ([`pin::begin`]). The read
-    /// itself cannot be that proof: a backend the server terminates while
-    /// the read waits can look just like a statement pool's close, and an
-    /// operator would be told to fix a pooler that is not there.
+    /// A round trip for each statement: the first message, each of
+    /// `read`'s, the COMMIT. A read that knows its statements up front
+    /// sends them in one flight instead ([`Session::flight`]).
     pub fn read<T>(&mut self, read: impl FnOnce(&mut Pinned<'_>) -> Result<T>) -> Result<T> {
-        let first = std::mem::replace(&mut self.fresh, false);
         let timeouts = self.timeouts;
-        let mut tx = begin(&mut self.client, Terms::Snapshot, &timeouts, first)?;
+        let mut tx = begin(&mut self.client, Terms::Snapshot, &timeouts)?;
         let value = read(&mut tx)?;
         tx.commit().context("ending the read-only transaction")?;
         Ok(value)
     }
 }
 
-/// A session with the tool's default limits (tests, the sandbox).
-impl From<Client> for Session {
-    fn from(client: Client) -> Session {
-        Session::new(client, Timeouts::default())
+/// A session with the tool's default limits over a postgres crate client
+/// (the tests' own connections).
+impl From<postgres::Client> for Session {
+    fn from(client: postgres::Client) -> Session {
+        Session::new(Link::from(client), Timeouts::default())
     }
 }
 
@@ -146,18 +139,4 @@ pub fn read_only(session: &mut Session) -> Result<Pinned<'_>> {
     session
         .begin(Terms::Snapshot)
         .context("opening a read-only snapshot transaction")
-}
-
-/// Runs `read` inside one read-only snapshot with the snapshot's `now()`.
-pub fn with_snapshot<T>(
-    session: &mut Session,
-    read: impl FnOnce(&mut Pinned<'_>, DateTime<Utc>) -> Result<T>,
-) -> Result<T> {
-    session.read(|tx| {
-        let at: DateTime<Utc> = sql::session::NOW
-            .query_catalog_one(tx, &[])
-            .context("reading the snapshot's time")?
-            .get("at");
-        read(tx, at)
-    })
 }

@@ -6,9 +6,10 @@
 use std::collections::HashMap;
 
 use anyhow::{Context, Result, anyhow};
-use postgres::{Client, SimpleQueryMessage};
+use postgres::SimpleQueryMessage;
 
 use super::Timeouts;
+use super::link::Link;
 use super::terms::{InForce, Setting, Terms};
 use crate::db::sql::{self, Conn};
 use crate::db_failure::DbError;
@@ -17,13 +18,15 @@ use crate::exit;
 /// A transaction the tool opened on its own terms ([`Terms`]), every
 /// setting pinned and checked. Rolled back when dropped unfinished.
 pub struct Pinned<'a> {
-    client: &'a mut Client,
+    client: &'a mut Link,
     in_force: InForce,
     done: bool,
 }
 
 impl Conn for Pinned<'_> {
-    fn client(&mut self) -> &mut Client {
+    type Wire = Link;
+
+    fn client(&mut self) -> &mut Link {
         self.client
     }
 }
@@ -91,85 +94,51 @@ impl Drop for Pinned<'_> {
 /// Opens a transaction on `terms`: one round trip that starts it and pins
 /// the settings, then the check of what is in force. Refuses (exit 4)
 /// when a setting did not take, when triggers cannot be made to fire, and
-/// behind a pooler in statement mode.
-///
-/// `fresh`: the session's first transaction. pgbouncer in statement
-/// pooling mode lets the first message through and then closes the
-/// connection because it left a transaction open, mostly without saying
-/// why; so the first transaction of a session sends one more (empty)
-/// message at once, and a connection closed at that point is that pooler.
-pub fn begin<'a>(
-    client: &'a mut Client,
-    terms: Terms,
-    timeouts: &Timeouts,
-    fresh: bool,
-) -> Result<Pinned<'a>> {
-    let pinned = begin_unchecked(client, terms, timeouts, fresh)?;
+/// behind a pooler in statement mode (pgbouncer closes the connection at
+/// the end of a message that leaves a transaction open, and says why).
+pub fn begin<'a>(client: &'a mut Link, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'a>> {
+    let pinned = begin_unchecked(client, terms, timeouts)?;
     if let Some(why) = pinned.in_force.mismatch(terms, timeouts) {
         return Err(exit::refused(why));
     }
     Ok(pinned)
 }
 
-/// [`begin`] without refusing what is in force: for `doctor`, which
-/// reports it (and then runs nothing else in such a transaction).
+/// [`begin`] without refusing what is in force: for what reports it
+/// instead (and then runs nothing else in such a transaction).
 pub fn begin_unchecked<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
-    fresh: bool,
 ) -> Result<Pinned<'a>> {
-    let pinned = open(client, terms, timeouts, fresh)?;
-    if fresh && let Err(err) = pinned.client.batch_execute("") {
-        return Err(refusal_for_begin(err, true));
-    }
-    Ok(pinned)
+    open(client, terms, timeouts)
 }
 
 /// [`begin`], then, once what is in force is verified and `verify` found
 /// nothing to refuse, `script` (statements without parameters) in the
-/// next message, whose rows come back with the transaction. On a session's
-/// first transaction that message is the proof against statement pooling
-/// (instead of an empty one): a connection closed there is that pooler.
+/// next message, whose rows come back with the transaction.
 pub fn begin_then<'a>(
-    client: &'a mut Client,
+    client: &'a mut Link,
     terms: Terms,
     timeouts: &Timeouts,
-    fresh: bool,
     verify: impl FnOnce(&InForce) -> Result<()>,
     script: &str,
 ) -> Result<(Pinned<'a>, Vec<SimpleQueryMessage>)> {
-    let pinned = open(client, terms, timeouts, fresh)?;
-    if let Some(why) = pinned.in_force.mismatch(terms, timeouts) {
-        return Err(exit::refused(why));
-    }
+    let pinned = begin(client, terms, timeouts)?;
     verify(&pinned.in_force)?;
     sql::trace::script(None, script);
     match pinned.client.simple_query(script) {
         Ok(messages) => Ok((pinned, messages)),
-        Err(err) if fresh && pooled(&err) => Err(refusal_for_begin(err, true)),
-        Err(err) => Err(anyhow::Error::new(err)),
+        Err(err) => Err(match refusal_for_first_answer(&err) {
+            Some(refusal) => refusal,
+            None => anyhow::Error::new(err),
+        }),
     }
-}
-
-/// The error of a fresh session's second message that statement pooling
-/// explains: the connection closed, or the pooler said so.
-fn pooled(err: &postgres::Error) -> bool {
-    err.is_closed()
-        || err.as_db_error().is_none()
-        || err
-            .as_db_error()
-            .is_some_and(|db| db.message().contains("statement pooling"))
 }
 
 /// The transaction's first message and what is in force after it, with
 /// nothing else sent.
-fn open<'a>(
-    client: &'a mut Client,
-    terms: Terms,
-    timeouts: &Timeouts,
-    fresh: bool,
-) -> Result<Pinned<'a>> {
+fn open<'a>(client: &'a mut Link, terms: Terms, timeouts: &Timeouts) -> Result<Pinned<'a>> {
     let script = terms.begin_script(timeouts);
     sql::trace::script(Some(sql::session::BEGIN.path), &script);
     let messages = match client.simple_query(&script) {
@@ -178,7 +147,7 @@ fn open<'a>(
             // The transaction may be open and aborted; end it before
             // saying why.
             let _ = client.batch_execute("ROLLBACK");
-            return Err(refusal_for_begin(err, fresh));
+            return Err(refusal_for_begin(err));
         }
     };
     let (in_force, _) = in_force_and_rows(messages);
@@ -199,7 +168,7 @@ fn open<'a>(
 /// (name, setting, source) — and any other rows it returned (a statement
 /// sent in the same message). The `set_config` answers of the pinning
 /// statements are neither.
-fn in_force_and_rows(
+pub(super) fn in_force_and_rows(
     messages: Vec<SimpleQueryMessage>,
 ) -> (InForce, Vec<postgres::SimpleQueryRow>) {
     let mut in_force = HashMap::new();
@@ -229,10 +198,10 @@ fn in_force_and_rows(
 /// pinning statements of the same message) and its COMMIT, in one message.
 /// What was in force is checked after it, as for every transaction; the
 /// rows `script` returned come back. It cannot tell statement pooling
-/// (the transaction does not outlive its message): the session stays
-/// fresh for the transaction after it, which does.
+/// (the transaction does not outlive its message): the transaction after
+/// it does.
 pub fn read_in_one_message(
-    client: &mut Client,
+    client: &mut Link,
     timeouts: &Timeouts,
     script: &str,
 ) -> Result<Vec<postgres::SimpleQueryRow>> {
@@ -241,7 +210,7 @@ pub fn read_in_one_message(
     sql::trace::script(Some(sql::session::BEGIN.path), &whole);
     let messages = client.simple_query(&whole).map_err(|err| {
         let _ = client.batch_execute("ROLLBACK");
-        refusal_for_begin(err, false)
+        refusal_for_begin(err)
     })?;
     let (in_force, rows) = in_force_and_rows(messages);
     if let Some(why) = in_force.mismatch(terms, timeouts) {
@@ -250,28 +219,22 @@ pub fn read_in_one_message(
     Ok(rows)
 }
 
-/// Why the first message of a transaction or the empty one after it
-/// failed, in words that say what to do: statement pooling, triggers that
-/// cannot be made to fire; any other error as it is. `fresh`: the
-/// session's first transaction, whose connection was opened a moment ago.
-fn refusal_for_begin(err: postgres::Error, fresh: bool) -> anyhow::Error {
-    match refusal_for_first_answer(&err, fresh) {
+/// Why the first message of a transaction failed, in words that say what
+/// to do: statement pooling (when the pooler said so), triggers that
+/// cannot be made to fire; any other error as it is. A connection that
+/// closed without a word is a lost connection, never a pooler's doing
+/// until something proves it.
+pub(super) fn refusal_for_begin(err: postgres::Error) -> anyhow::Error {
+    match refusal_for_first_answer(&err) {
         Some(refusal) => refusal,
         None => anyhow::Error::new(DbError::from(err))
             .context("opening a transaction (sql/session/begin.sql)"),
     }
 }
 
-/// The refusal for statement pooling: what the pooler said, or (None) that
-/// the connection closed as soon as the first transaction was opened.
-fn statement_pooling(said: Option<&str>) -> anyhow::Error {
-    let seen = match said {
-        Some(message) => format!("the pooler says: {message}"),
-        None => "the connection closed as soon as the first transaction was opened, which is \
-                 what pgbouncer in statement pooling mode does; with no pooler in between, the \
-                 server dropped the connection at that moment"
-            .to_string(),
-    };
+/// The refusal for statement pooling: what proves it (the pooler's words,
+/// or what the flight's proof found).
+pub(super) fn statement_pooling(seen: &str) -> anyhow::Error {
     exit::refused(format!(
         "the connection goes through a pooler in statement pooling mode ({seen}): every \
          command of pushleft-controller runs a transaction of several statements (one \
@@ -284,21 +247,15 @@ fn statement_pooling(said: Option<&str>) -> anyhow::Error {
 
 /// [`refusal_for_begin`]'s refusals (statement pooling, triggers that
 /// cannot be made to fire); None for any other error.
-fn refusal_for_first_answer(err: &postgres::Error, fresh: bool) -> Option<anyhow::Error> {
+pub(super) fn refusal_for_first_answer(err: &postgres::Error) -> Option<anyhow::Error> {
     let message = err
         .as_db_error()
         .map(|db| db.message().to_string())
         .unwrap_or_else(|| err.to_string());
-    // A connection opened a moment ago that closes as soon as a
-    // transaction is left open is a statement pool's doing (pgbouncer
-    // closes it on the first message's answer, before or after passing
-    // that answer on).
-    let closed_after_begin = fresh && (err.is_closed() || err.as_db_error().is_none());
+    // pgbouncer in statement mode closes the connection at the end of a
+    // message that leaves a transaction open, with these words.
     if message.contains("statement pooling") {
-        return Some(statement_pooling(Some(&message)));
-    }
-    if closed_after_begin {
-        return Some(statement_pooling(None));
+        return Some(statement_pooling(&format!("the pooler says: {message}")));
     }
     if message.contains("session_replication_role") {
         return Some(exit::refused(format!(
@@ -317,7 +274,7 @@ fn refusal_for_first_answer(err: &postgres::Error, fresh: bool) -> Option<anyhow
 /// pinned transaction of its own that is rolled back: whether a new
 /// transaction here is read-only by default, and whether the server is a
 /// standby.
-pub fn session_attrs(client: &mut Client, timeouts: &Timeouts) -> Result<(bool, bool)> {
+pub fn session_attrs(client: &mut Link, timeouts: &Timeouts) -> Result<(bool, bool)> {
     // Not on a snapshot's terms: read-only is what is asked about, so the
     // transaction must not state it.
     let script = sql::connect::SESSION_ATTRS.text.replace(

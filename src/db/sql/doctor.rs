@@ -7,6 +7,3 @@ use super::*;
 /// settings.
 pub const FACTS: Statement =
     file!(Query "doctor/facts.sql" [Text, TextArray, OptText, TextArray, TextArray]);
-pub const SAVEPOINT: Statement = file!(Script "doctor/savepoint.sql" []);
-pub const RELEASE_ROLE: Statement = file!(Script "doctor/release_role.sql" []);
-pub const ROLLBACK_ROLE: Statement = file!(Script "doctor/rollback_role.sql" []);

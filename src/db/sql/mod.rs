@@ -24,7 +24,7 @@
 mod conn;
 mod schema;
 pub mod trace;
-pub use conn::Conn;
+pub use conn::{BoxRows, Conn, Wire};
 pub use schema::Schema;
 
 use postgres::fallible_iterator::{FallibleIterator, MapErr};
@@ -32,7 +32,7 @@ use postgres::fallible_iterator::{FallibleIterator, MapErr};
 use crate::db_failure::DbError;
 
 /// The rows of [`Statement::query_stream`], as they arrive.
-pub type Rows<'c> = MapErr<postgres::RowIter<'c>, fn(postgres::Error) -> DbError>;
+pub type Rows<'c> = MapErr<BoxRows<'c>, fn(postgres::Error) -> DbError>;
 
 /// How a file names the schema of the control plane's tables: psql's
 /// quoted-identifier variable, so `psql -v schema=public -f FILE` renders
@@ -157,7 +157,7 @@ impl Statement {
     ) -> Result<Rows<'c>, DbError> {
         let (text, typed) = (self.sql(schema), self.typed(values));
         trace::statement(self.path, &text, &typed);
-        let rows = client.client().query_typed_raw(&text, typed)?;
+        let rows = Wire::query_typed_raw(client.client(), &text, typed)?;
         Ok(rows.map_err(DbError::from as fn(postgres::Error) -> DbError))
     }
 
@@ -191,7 +191,7 @@ impl Statement {
     ) -> Result<Vec<postgres::Row>, DbError> {
         let typed = self.typed(values);
         trace::statement(self.path, text, &typed);
-        Ok(client.client().query_typed(text, &typed)?)
+        Ok(Wire::query_typed(client.client(), text, &typed)?)
     }
 }
 
@@ -296,6 +296,7 @@ pub const ALL: &[&Statement] = &[
     &scripts::BENCH_GENERATE,
     &RESOLVE_DEPLOYMENT,
     &session::BEGIN,
+    &session::PROOF,
     &session::NOW,
     &session::IN_RECOVERY,
     &session::PRIMARY_CONNINFO,
@@ -341,9 +342,6 @@ pub const ALL: &[&Statement] = &[
     &approvals::APPLY,
     &approvals::DEFER_ENFORCE,
     &doctor::FACTS,
-    &doctor::SAVEPOINT,
-    &doctor::RELEASE_ROLE,
-    &doctor::ROLLBACK_ROLE,
     &sandbox::CREATE_DATABASE,
     &sandbox::SCENARIOS,
     &sandbox::BIG_INCIDENT,

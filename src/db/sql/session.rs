@@ -9,6 +9,9 @@ pub const READ_SETTINGS: Statement = file!(Fragment "session/read_settings.sql" 
 /// setting pinned, then what is in force (see the file; rendered by
 /// `db::session`).
 pub const BEGIN: Statement = file!(Script "session/begin.sql" []);
+/// The second message of a read's flight: the same backend, still in the
+/// transaction (rendered by nothing; sent as it is).
+pub const PROOF: Statement = file!(Script "session/proof.sql" []);
 pub const NOW: Statement = file!(Query "session/now.sql" []);
 pub const IN_RECOVERY: Statement = file!(Query "session/in_recovery.sql" []);
 pub const PRIMARY_CONNINFO: Statement = file!(Query "session/primary_conninfo.sql" []);

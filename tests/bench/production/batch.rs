@@ -16,9 +16,9 @@ use anyhow::{Context, Result, anyhow};
 use crate::BIN;
 use crate::bench::{Bench, Tally};
 use crate::measure::{self, Case, Target};
-use crate::proxy::DelayProxy;
 use crate::report::{self, Table};
 use crate::server::{self, ScratchDatabase};
+use pushleft_controller::testing::proxy::Proxy;
 
 /// How many deployments the batch holds (fewer when the data set has
 /// fewer stuck ones).
@@ -38,7 +38,7 @@ pub fn batch(bench: &Bench<'_>, tally: &mut Tally, database: &str) -> Result<()>
         "\nbatch: a data set at {scale:.2}× generated and ANALYZEd in {:.1}s",
         loaded.seconds
     );
-    let counter = DelayProxy::start(bench.server.upstream.clone(), Duration::ZERO)?;
+    let counter = Proxy::start(bench.server.upstream.clone())?;
     let target = Target {
         ours: Path::new(BIN),
         psql: bench.psql,
@@ -134,7 +134,7 @@ fn stuck_ids(target: &Target<'_>) -> Result<Vec<String>> {
         .output()
         .context("running stuck for the batch's deployments")?;
     if let Some(proxy) = target.proxy {
-        proxy.take_flights(Duration::from_secs(5))?;
+        proxy.take(Duration::from_secs(5))?;
     }
     let doc: serde_json::Value =
         serde_json::from_slice(&output.stdout).context("reading stuck's JSON")?;

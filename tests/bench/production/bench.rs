@@ -8,11 +8,11 @@ use pushleft_controller::db::sql;
 use pushleft_controller::testing::plans;
 
 use crate::measure::{self, Case, Group, GroupResult, Plan, Target, measure_groups};
-use crate::proxy::DelayProxy;
 use crate::report::{self, Phases, RATIO_GOAL, Table};
 use crate::server::{self, Examples, Server};
 use crate::verdict::Verdict;
 use crate::{BIN, Knobs};
+use pushleft_controller::testing::proxy::Proxy;
 
 /// The phase timer and the findings, carried through the phases.
 pub struct Tally {
@@ -25,7 +25,7 @@ pub struct Bench<'a> {
     pub knobs: &'a Knobs,
     pub server: &'a Server,
     pub psql: &'a Path,
-    pub proxy: Option<&'a DelayProxy>,
+    pub proxy: Option<&'a Proxy>,
 }
 
 impl Bench<'_> {
@@ -167,7 +167,7 @@ pub fn measure_state(
 }
 
 /// The proxy's own cost: one trivial query through it.
-pub fn calibrate_proxy(bench: &Bench<'_>, database: &str, proxy: &DelayProxy) -> Result<()> {
+pub fn calibrate_proxy(bench: &Bench<'_>, database: &str, proxy: &Proxy) -> Result<()> {
     let target = bench.target(database, true);
     let case = Case::psql("psql -c 'SELECT 1'", &["-c", "SELECT 1"]);
     let mut stderr = tempfile::tempfile().context("creating a file for stderr")?;

@@ -184,7 +184,7 @@ pub fn capture(target: &Target<'_>, case: &Case) -> Result<(i32, String)> {
     let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     if let Some(proxy) = target.proxy {
-        proxy.take_flights(Duration::from_secs(5))?;
+        proxy.take(Duration::from_secs(5))?;
     }
     Ok((output.status.code().unwrap_or(-1), text))
 }

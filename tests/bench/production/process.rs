@@ -1,6 +1,6 @@
 //! Whole-process runs: a case (which program, its arguments) against a
 //! target, wall time from spawn to exit, peak RSS from `wait4`, the round
-//! trips the delay proxy saw, and a timeout that kills a run (and the
+//! trips the proxy saw, and a timeout that kills a run (and the
 //! server backend it left running) instead of waiting for ever.
 
 use std::fs::File;
@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use super::flights::ConnectionFlights;
-use super::proxy::DelayProxy;
+use pushleft_controller::testing::proxy::{Flights, Proxy};
 
 /// Which program a case runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,7 +58,7 @@ pub struct Target<'a> {
     pub psql: &'a Path,
     pub conninfo: String,
     /// The proxy the conninfo goes through, to read its round trips.
-    pub proxy: Option<&'a DelayProxy>,
+    pub proxy: Option<&'a Proxy>,
     pub timeout: Duration,
 }
 
@@ -96,7 +95,7 @@ pub struct Sample {
     pub ms: f64,
     pub rss_kib: i64,
     /// Round trips of each connection (through the proxy only).
-    pub flights: Option<Vec<ConnectionFlights>>,
+    pub flights: Option<Vec<Flights>>,
 }
 
 /// Why a run produced no sample.
@@ -148,12 +147,12 @@ pub fn run_once(
         // next writes to it: stop it before anything else is measured.
         on_timeout();
         if let Some(proxy) = target.proxy {
-            proxy.take_flights(Duration::from_secs(5))?;
+            proxy.take(Duration::from_secs(5))?;
         }
         return Ok(Err(RunError::TimedOut(target.timeout)));
     }
     let flights = match target.proxy {
-        Some(proxy) => Some(proxy.take_flights(Duration::from_secs(5))?),
+        Some(proxy) => Some(proxy.take(Duration::from_secs(5))?),
         None => None,
     };
     if !libc::WIFEXITED(exit.status) || libc::WEXITSTATUS(exit.status) != 0 {

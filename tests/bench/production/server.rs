@@ -13,7 +13,7 @@ use pushleft_controller::db::sql;
 use pushleft_controller::sandbox::cluster::{Cluster, ClusterOptions};
 use uuid::Uuid;
 
-use super::proxy::Upstream;
+use pushleft_controller::testing::proxy::Upstream;
 
 const AUTOVACUUM_OFF: &str = include_str!("../../../sql/bench/autovacuum_off.sql");
 const AUTOVACUUM_RESET: &str = include_str!("../../../sql/bench/autovacuum_reset.sql");
@@ -170,7 +170,7 @@ impl Server {
         (&self.host, self.port, &self.user)
     }
 
-    /// Through the delay proxy listening on 127.0.0.1:`proxy_port`.
+    /// Through the proxy (`testing::proxy`) listening on 127.0.0.1:`proxy_port`.
     pub fn conninfo_via(&self, database: &str, proxy_port: u16) -> String {
         self.conninfo_at("127.0.0.1", proxy_port, database)
     }

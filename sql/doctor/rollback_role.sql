@@ -1,2 +1,0 @@
--- The role could not be assumed: undo the failed attempt.
-ROLLBACK TO SAVEPOINT doctor_role
