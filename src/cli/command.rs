@@ -51,6 +51,8 @@ fn version_flag() -> Arg {
         .long("version")
         .action(clap::ArgAction::Version)
         .help("Print version")
+        .long_help("Print version: the commit and the build date too (-o json: a document)")
+        .help_heading(None::<&str>)
         .hide_short_help(true)
 }
 

@@ -252,8 +252,10 @@ pub enum Command {
     ///
     /// Starts a private server in a temporary directory, loads the
     /// reference schema and the incident scenarios, and opens a shell (or
-    /// runs CMD) with DATABASE_URL and PG* pointing at it. When the shell
-    /// or CMD ends, the server and its files are gone.
+    /// runs CMD) with DATABASE_URL and PG* pointing at it; the shell's
+    /// prompt starts "(pushleft sandbox)" (bash, zsh and fish after their
+    /// own start-up files; PS1 for any other shell). When the shell or CMD
+    /// ends, the server and its files are gone.
     #[command(after_help = "Examples:
   pushleft-controller sandbox                 # a shell pointed at the sandbox
   pushleft-controller sandbox -- pushleft-controller diagnose d0000001
