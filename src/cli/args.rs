@@ -236,7 +236,8 @@ pub struct RegionArgs {
 pub struct WatchArgs {
     /// Refresh every INTERVAL (default 5s). In place on a terminal, with
     /// changes highlighted; one document per refresh on a pipe (JSON lines
-    /// with --output json). Ctrl-C ends it.
+    /// with --output json). On a terminal q leaves it (exit 0) and Ctrl-C
+    /// too (exit 130), neither an error; the last view stays on the screen.
     #[arg(long, value_name = "INTERVAL", num_args = 0..=1, default_missing_value = "5s", value_parser = parse_duration)]
     pub watch: Option<Duration>,
 

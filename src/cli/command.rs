@@ -6,7 +6,9 @@
 //!   in `formats`);
 //! - `-h` is short: the command's own options, each with its first
 //!   sentence, and one line pointing at `help connection` and `help
-//!   output`, where the shared options are shown once; `--help` has all;
+//!   output`, where the shared options are shown once; `--help` has all
+//!   (a command whose `-h` hides rarer options of its own ends it with a
+//!   line that says so, the pointer folded into it);
 //! - environment variables by name only (`[env: PUSHLEFT_SCHEMA]`), never
 //!   the value this shell happens to have;
 //! - values completed from the database (`complete`).
@@ -23,16 +25,35 @@ pub const TOPICS: &[(&str, &str)] = &[("connection", CONNECTION), ("output", OUT
 const POINTER: &str =
     "Connection and output options: pushleft-controller help connection (or output)";
 
+/// The pointer's words, at the end of `-h`, for a command whose `-h`
+/// hides rarer options of its own.
+const RARER_POINTER: &str =
+    "Rarer options: --help. Shared: pushleft-controller help connection (or output)";
+
 /// The whole command line (parsing, help, man pages, completions).
 pub fn command() -> Command {
     let root = Cli::command()
         .mut_args(shared)
+        .arg(version_flag())
         .mut_subcommands(|sub| own(sub, ""));
     let topics: Vec<Command> = TOPICS
         .iter()
         .map(|(name, heading)| topic(&root, name, heading))
         .collect();
     super::complete::attach(root.subcommands(topics))
+}
+
+/// `-V, --version`, in `--help` only: without its line the top level's
+/// `-h` fits a 24-line terminal.
+fn version_flag() -> Arg {
+    Arg::new("version")
+        .short('V')
+        .long("version")
+        .action(clap::ArgAction::Version)
+        .help("Print version")
+        .long_help("Print version: the commit and the build date too (-o json: a document)")
+        .help_heading(None::<&str>)
+        .hide_short_help(true)
 }
 
 /// A shared option: in `--help` and its topic, not in `-h`; its variable by
@@ -54,10 +75,21 @@ fn own(sub: Command, parent: &str) -> Command {
         sub = sub.arg(output_of(formats::of(&name)));
     }
     let after = sub.get_after_help().map(ToString::to_string);
-    sub = sub.after_help(match after {
+    let long = match &after {
         Some(after) => format!("{POINTER}\n\n{after}"),
         None => POINTER.to_string(),
-    });
+    };
+    // Rarer options hidden from `-h`: its last line says `--help` has them.
+    let hides_options = sub
+        .get_arguments()
+        .any(|a| a.is_hide_short_help_set() && !a.is_hide_set());
+    sub = match (hides_options, after) {
+        (true, Some(after)) => sub
+            .after_help(format!("{after}\n\n{RARER_POINTER}"))
+            .after_long_help(long),
+        (true, None) => sub.after_help(RARER_POINTER).after_long_help(long),
+        (false, _) => sub.after_help(long),
+    };
     sub.mut_subcommands(|nested| own(nested, &name))
 }
 

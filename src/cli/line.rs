@@ -27,10 +27,14 @@ pub fn help_topic(matches: &ArgMatches) -> Option<i32> {
     let mut root = command();
     root.build();
     let topic = root.find_subcommand_mut(name)?;
-    Some(match topic.print_long_help() {
-        Ok(()) => 0,
-        Err(_) => 1,
-    })
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    Some(
+        match usage::show_long_help(topic.render_long_help(), &args) {
+            Ok(()) => 0,
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(_) => 1,
+        },
+    )
 }
 
 /// An option given to a command that does not have it, but another does

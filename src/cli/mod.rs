@@ -38,6 +38,14 @@ const CONNECTION: &str = "Connection options";
 /// The heading of the options every command shares for its output.
 const OUTPUT: &str = "Output options";
 
+/// The top level's `-h`: one example, so that the whole of it (the
+/// commands, one line each) fits a 24-line terminal; `--help` has
+/// [`AFTER_HELP`].
+const SHORT_AFTER_HELP: &str = "\
+Examples:
+  pushleft-controller stuck   # more examples and the exit status: --help";
+
+/// The top level's `--help`: the exit status and the examples.
 const AFTER_HELP: &str = "\
 Exit status:
   0 done, 1 unexpected error, 2 usage or bad input, 3 not found,
@@ -105,7 +113,9 @@ pub const VERSION: VersionDocument = VersionDocument {
 #[command(
     name = "pushleft-controller",
     version = VERSION_LINE,
-    after_help = AFTER_HELP,
+    after_help = SHORT_AFTER_HELP,
+    after_long_help = AFTER_HELP,
+    disable_version_flag = true,
     max_term_width = 100,
     subcommand_required = false,
     arg_required_else_help = true
@@ -242,8 +252,10 @@ pub enum Command {
     ///
     /// Starts a private server in a temporary directory, loads the
     /// reference schema and the incident scenarios, and opens a shell (or
-    /// runs CMD) with DATABASE_URL and PG* pointing at it. When the shell
-    /// or CMD ends, the server and its files are gone.
+    /// runs CMD) with DATABASE_URL and PG* pointing at it; the shell's
+    /// prompt starts "(pushleft sandbox)" (bash, zsh and fish after their
+    /// own start-up files; PS1 for any other shell). When the shell or CMD
+    /// ends, the server and its files are gone.
     #[command(after_help = "Examples:
   pushleft-controller sandbox                 # a shell pointed at the sandbox
   pushleft-controller sandbox -- pushleft-controller diagnose d0000001

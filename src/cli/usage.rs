@@ -35,6 +35,28 @@ pub fn requested_in_args(args: &[String]) -> Option<OutputFormat> {
     requested
 }
 
+/// Whether the line asks for the long help (`--help`, `help COMMAND`),
+/// which is paged; `-h` is short enough to print as it is.
+pub fn asks_long_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "help")
+}
+
+/// The long help, through the pager on a terminal (README, "Output and
+/// exit codes"): 200 lines of `--help` otherwise scroll their start away.
+/// `--no-pager` and `PAGER` are honoured as for a report; the line did not
+/// parse, so `--no-pager` is looked for in `args`.
+pub fn show_long_help(help: clap::builder::StyledStr, args: &[String]) -> std::io::Result<()> {
+    if args.iter().any(|a| a == "--no-pager") {
+        crate::ui::pager::disable();
+    }
+    let out = crate::ui::Output::detect(None, crate::ui::ColorChoice::Auto, true);
+    let text = match out.color {
+        true => help.ansi().to_string(),
+        false => help.to_string(),
+    };
+    crate::ui::pager::text(&out, &text)
+}
+
 #[derive(serde::Serialize)]
 struct UsageDocument {
     error: ErrorBody,
@@ -45,6 +67,14 @@ struct UsageDocument {
 /// `instead`: our own sentence for the error (an option of another
 /// command), shown in place of clap's.
 pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if err.kind() == ClapKind::DisplayHelp && asks_long_help(&args) {
+        return match show_long_help(err.render(), &args) {
+            Ok(()) => 0,
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            Err(_) => 1,
+        };
+    }
     let quiet = matches!(err.kind(), ClapKind::DisplayHelp | ClapKind::DisplayVersion);
     if quiet {
         let _ = err.print();
@@ -56,7 +86,6 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
             let _ = err.print();
         }
     }
-    let args: Vec<String> = std::env::args().skip(1).collect();
     if json_output(requested_in_args(&args)) {
         let rendered = instead.unwrap_or_else(|| err.render().to_string());
         let message = rendered

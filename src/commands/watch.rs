@@ -1,7 +1,9 @@
 //! `--watch` for `stuck` and `fleet list`: read, show, sleep, again. Each
 //! refresh is the command's report, rendered as one frame through the one
 //! output path (`ui::report::frame`). A lost connection is shown and
-//! retried, not fatal; Ctrl-C ends it (exit 130).
+//! retried, not fatal. On a terminal `q` leaves it (exit 0) and Ctrl-C
+//! too (exit 130, the signal's code): both are how a watch ends, not
+//! errors, so neither prints an "error:" line.
 
 use std::time::Duration;
 
@@ -38,6 +40,7 @@ pub fn watch<T: Report>(
     // On a terminal Ctrl-C ends the watch here, between reads, so that it
     // leaves the alternate screen with the last view printed.
     let _ctrl_c = terminal.then(crate::interrupt::deferred);
+    let mut keys = terminal.then(ui::keys::Keys::listen);
     let mut screen = Screen::default();
     let mut client: Option<Session> = None;
     let (mut last_text, mut last_read) = (String::new(), None);
@@ -84,26 +87,36 @@ pub fn watch<T: Report>(
                 None => Ok(ExitCode::Done),
             };
         }
-        if !sleep_unless_interrupted(interval) {
+        if let Some(code) = pause(interval, keys.as_mut()) {
             screen.leave()?;
-            return Err(exit::interrupted(
-                "interrupted: the watch ended; nothing was written",
-            ));
+            return Ok(code);
         }
     }
 }
 
-/// Sleeps `interval`, a tenth of a second at a time; `false` as soon as
-/// Ctrl-C was pressed (also during the read before).
-fn sleep_unless_interrupted(interval: Duration) -> bool {
+/// Waits `interval`, a tenth of a second at a time, listening to the
+/// keys on a terminal; how the watch ends as soon as it should: 0 for
+/// `q`, the signal's code (130 for Ctrl-C) when one came, also during the
+/// read before.
+fn pause(interval: Duration, mut keys: Option<&mut ui::keys::Keys>) -> Option<ExitCode> {
     let step = Duration::from_millis(100);
     let mut slept = Duration::ZERO;
     while slept < interval {
         if crate::interrupt::interrupted() {
-            return false;
+            return Some(exit::signal_code());
         }
-        std::thread::sleep(step.min(interval - slept));
+        let wait = step.min(interval - slept);
+        let quit = match keys.as_deref_mut() {
+            Some(keys) => keys.quit_within(wait),
+            None => {
+                std::thread::sleep(wait);
+                false
+            }
+        };
+        if quit {
+            return Some(ExitCode::Done);
+        }
         slept += step;
     }
-    !crate::interrupt::interrupted()
+    crate::interrupt::interrupted().then(exit::signal_code)
 }

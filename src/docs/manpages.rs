@@ -203,9 +203,13 @@ fn see_also(name: &str, all: &[String]) -> String {
     format!(".SH \"SEE ALSO\"\n{}\n", others.join(", "))
 }
 
-/// The examples of a command are the indented lines of its after_help.
+/// The examples of a command are the indented lines of its long help's
+/// epilogue (`-h` may show fewer).
 fn examples(cmd: &clap::Command) -> Option<String> {
-    let after = cmd.get_after_help()?.to_string();
+    let after = cmd
+        .get_after_long_help()
+        .or_else(|| cmd.get_after_help())?
+        .to_string();
     let (_, rest) = after.split_once("Examples:")?;
     let lines: Vec<&str> = rest
         .lines()

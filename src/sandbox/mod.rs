@@ -10,6 +10,7 @@ use postgres::NoTls;
 use serde::Serialize;
 
 pub mod cluster;
+pub mod shell;
 pub mod simulate;
 
 use self::cluster::{Cluster, ClusterOptions};
@@ -194,26 +195,29 @@ fn run_command(
     args: &SandboxArgs,
     output: &Output,
 ) -> Result<std::process::ExitStatus> {
-    let (program, arguments) = match args.command.split_first() {
-        Some((program, rest)) => (program.clone(), rest.to_vec()),
+    let shell = match args.command.split_first() {
+        Some((program, rest)) => shell::Shell::command(program, rest),
         None => {
             output::note(&output.paint(
-                "\nA shell pointed at the sandbox (DATABASE_URL and PG* are set). Try the commands above; \
-                 exit the shell to stop the sandbox and delete it.",
+                &format!(
+                    "\nA shell pointed at the sandbox: DATABASE_URL and PG* are set, and the prompt \
+                     starts {}. Try the commands above; exit the shell to stop the sandbox and \
+                     delete it.",
+                    shell::MARK
+                ),
                 Paint::Bold,
             ));
-            (
-                std::env::var("SHELL").unwrap_or_else(|_| "/bin/sh".to_string()),
-                Vec::new(),
-            )
+            shell::interactive(&std::env::var("SHELL").unwrap_or_else(|_| "/bin/sh".to_string()))?
         }
     };
+    let program = shell.program.clone();
     let mut command = Command::new(&program);
-    command.args(&arguments);
+    command.args(&shell.args);
     for name in FOREIGN_VARIABLES {
         command.env_remove(name);
     }
     command.envs(environment(cluster));
+    command.envs(shell.env.iter().map(|(k, v)| (k, v)));
     // The scenario table says `pushleft-controller diagnose ...`: make that
     // this very binary, also under `cargo run` where it is not installed.
     if let Some(path) = path_with_this_binary() {

@@ -5,7 +5,7 @@ use super::output::{Output, Paint};
 use super::report::{Line, Report};
 use super::sanitize::visible;
 use super::text::wrap;
-use crate::model::doctor::{Report as DoctorReport, Status};
+use crate::model::doctor::{Check, Report as DoctorReport, Status};
 
 /// `target`: where the connection goes, as `Settings::describe` says it.
 pub fn render(report: &DoctorReport, output: &Output, target: &str) -> String {
@@ -55,12 +55,23 @@ pub fn render(report: &DoctorReport, output: &Output, target: &str) -> String {
             lines.extend(wrap(&detail, output.width, "        ", "        "));
         }
     }
-    lines.push(if report.ok {
-        output.paint("all checks passed (warnings aside)", Paint::Good)
-    } else {
-        output.paint("some checks FAILED", Paint::Bad)
-    });
+    lines.push(output.paint(
+        verdict(report.ok, &report.checks),
+        if report.ok { Paint::Good } else { Paint::Bad },
+    ));
     lines.join("\n")
+}
+
+/// The last line: "(warnings aside)" only when a check warned, so a clean
+/// run does not send the operator looking for a warning that is not there.
+pub fn verdict(ok: bool, checks: &[Check]) -> &'static str {
+    if !ok {
+        "some checks FAILED"
+    } else if checks.iter().any(|c| c.status == Status::Warn) {
+        "all checks passed (warnings aside)"
+    } else {
+        "all checks passed"
+    }
 }
 
 impl Report for DoctorReport {
@@ -68,3 +79,7 @@ impl Report for DoctorReport {
         vec![Line::Out(render(self, out, &self.described))]
     }
 }
+
+#[cfg(test)]
+#[path = "doctor_tests.rs"]
+mod tests;

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::OutputFormat;
-use super::markdown::{at, code, escape, footer, mark};
+use super::markdown::{at, code, escape, footer, mark, prose};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
@@ -278,10 +278,10 @@ fn markdown(o: &Outcome) -> String {
         out.push_str(&format!("\n**Reason:** {}\n", escape(reason)));
     }
     for e in &o.evidence {
-        out.push_str(&format!("\n- dispatched: {}", escape(&e.detail)));
+        out.push_str(&format!("\n- dispatched: {}", prose(&e.detail)));
     }
     for f in o.findings.iter().filter(|f| f.severity != Severity::Info) {
-        out.push_str(&format!("\n- {} {}", mark(f.severity), escape(&f.message)));
+        out.push_str(&format!("\n- {} {}", mark(f.severity), prose(&f.message)));
     }
     out.push_str(&format!(
         "\n\nIdempotency key {}{}.\n\n**Next:** {}\n",

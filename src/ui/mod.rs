@@ -16,6 +16,7 @@ pub mod failure;
 pub mod fleet;
 pub mod full_text;
 pub mod history;
+pub mod keys;
 mod layout;
 pub mod markdown;
 pub mod openmetrics;

@@ -3,6 +3,7 @@
 //! and gh do, so the first page (the verdict, the first rows) is what the
 //! operator reads first. Never when stdout is not a terminal, never for
 //! JSON or `--watch`, never with `--no-pager` (or `PAGER` empty or `cat`).
+//! Long help (`--help`, `help TOPIC`) goes the same way ([`text`]).
 
 use std::io::{self, IsTerminal, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -135,6 +136,21 @@ impl Pager {
         drop(self.stdin.take());
         self.child.wait().map(|_| ())
     }
+}
+
+/// Prints `text` (help, already safe for the terminal): through the pager
+/// when it is taller than the screen and one is wanted, else as it is.
+pub fn text(out: &Output, text: &str) -> io::Result<()> {
+    let lines = screen_lines(text.trim_end_matches('\n'), out.width);
+    let Some(mut pager) = start(out, lines) else {
+        let mut stdout = io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        return stdout.flush();
+    };
+    for line in text.lines() {
+        pager.line(line)?;
+    }
+    pager.finish()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! and fingerprint, and the exact command that applies it.
 
 use super::OutputFormat;
-use super::markdown::{Md, at, code, escape, table};
+use super::markdown::{Md, at, code, escape, prose, table};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
@@ -118,8 +118,8 @@ fn markdown(plan: &Plan) -> String {
         out.push_str(&format!(
             "\n- left out: {} ({}): {}",
             code(&l.deployment),
-            escape(&l.result),
-            escape(&l.why)
+            code(&l.result),
+            prose(&l.why)
         ));
     }
     out.push_str(&format!(

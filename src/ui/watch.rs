@@ -61,7 +61,7 @@ pub fn status_lines(
     every: &str,
 ) -> Vec<String> {
     let status = format!(
-        "every {every} · last read {} · changes highlighted · Ctrl-C to stop",
+        "every {every} · last read {} · changes highlighted · q to quit",
         last_read
             .map(|at| at.format("%Y-%m-%d %H:%M:%SZ").to_string())
             .unwrap_or_else(|| "never".to_string())

@@ -32,6 +32,7 @@ mod layers;
 mod libpq_diff;
 mod markdown;
 mod markdown_args;
+mod markdown_codes;
 mod metrics;
 mod pooler;
 mod race;

@@ -116,7 +116,7 @@ impl Tmux {
             .join("\n")
     }
 
-    fn format(&self, format: &str) -> String {
+    pub(crate) fn format(&self, format: &str) -> String {
         self.tmux(&["display-message", "-p", "-t", "t", format])
             .trim()
             .to_string()

@@ -7,7 +7,7 @@ use crate::model::assessment::Verdict;
 use crate::model::diagnose::DiagnoseReport;
 use crate::model::short_id;
 use crate::ui::cut::Cut;
-use crate::ui::markdown::{Md, at, code, cut_line, escape, footer, mark, or_dash, table};
+use crate::ui::markdown::{Md, at, code, cut_line, footer, mark, or_dash, prose, table};
 
 /// `diagnose -o markdown`.
 pub fn diagnose(d: &DiagnoseReport) -> String {
@@ -30,8 +30,8 @@ fn headline(d: &DiagnoseReport) -> String {
         "### Deployment {} — {}\n\n**Verdict:** {}\n\n**Why:** {}\n",
         code(&deployment.id.to_string()),
         code(deployment.status.as_str()),
-        escape(&verdict.headline),
-        escape(&verdict.reason)
+        prose(&verdict.headline),
+        prose(&verdict.reason)
     );
     if let Some(next) = &verdict.next_command {
         out.push_str(&format!("\n**Next:** {}\n", code(&next.to_string())));
@@ -59,12 +59,13 @@ fn dispatched(out: &mut String, verdict: &Verdict) {
     if !verdict.evidence.is_empty() {
         out.push_str("\n**Dispatched:**\n\n");
         for e in &verdict.evidence {
-            out.push_str(&format!("- {}\n", escape(&e.detail)));
+            out.push_str(&format!("- {}\n", prose(&e.detail)));
         }
     }
 }
 
-/// **Findings:** one line each, with its mark and code.
+/// **Findings:** one line each, with its mark and code (a code span, as
+/// every code in the report: `markdown::prose`).
 fn findings(out: &mut String, verdict: &Verdict) {
     if !verdict.findings.is_empty() {
         out.push_str("\n**Findings:**\n\n");
@@ -72,8 +73,8 @@ fn findings(out: &mut String, verdict: &Verdict) {
             out.push_str(&format!(
                 "- {} {} ({})\n",
                 mark(f.severity),
-                escape(&f.message),
-                f.code
+                prose(&f.message),
+                code(f.code)
             ));
         }
     }

@@ -25,18 +25,72 @@ pub fn escape(text: &str) -> String {
     let shown = visible(text);
     let mut out = String::with_capacity(shown.len());
     for c in shown.chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     out
+}
+
+/// One character of text, escaped for markdown ([`escape`]'s rule).
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '!' => {
+            out.push('\\');
+            out.push(c);
+        }
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        '&' => out.push_str("&amp;"),
+        c => out.push(c),
+    }
+}
+
+/// The one rule for a sentence of a report (a verdict, a finding, the
+/// evidence, a note under a table): a code in it — a snake_case word
+/// ([`is_code`]: a path, a status, an alert, an event kind, a column) —
+/// is a code span, as the tables show codes, never backslash-escaped
+/// (`job_lease_orphaned`, not job\_lease\_orphaned beside a bare
+/// lease_orphaned); everything else is escaped as [`escape`] escapes it.
+/// Names and reasons the operator typed or the database holds (a
+/// `--reason`, a database name) are [`escape`]d whole.
+pub fn prose(text: &str) -> String {
+    let shown = visible(text);
+    let mut out = String::with_capacity(shown.len() + 8);
+    let mut word = String::new();
+    for c in shown.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        push_word(&mut out, &std::mem::take(&mut word));
+        push_escaped(&mut out, c);
+    }
+    push_word(&mut out, &word);
+    out
+}
+
+/// A word of [`prose`]: a code span when it is a code, else escaped.
+fn push_word(out: &mut String, word: &str) {
+    if is_code(word) {
+        out.push('`');
+        out.push_str(word);
+        out.push('`');
+    } else {
+        word.chars().for_each(|c| push_escaped(out, c));
+    }
+}
+
+/// Whether a word is a code: lower-case letters and digits in parts
+/// joined by single underscores, at least two parts, starting with a
+/// letter (`deployment_stuck`, `verified_at`, `out_of_attempts`).
+pub fn is_code(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_lowercase())
+        && word.contains('_')
+        && word.split('_').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
 }
 
 /// A code span for text of ours (commands, ids), on one line (newlines
@@ -158,7 +212,7 @@ pub fn footer(snapshot_at: DateTime<Utc>) -> String {
 /// (pushleft-controller-diagnose(1), HUGE TEXT).
 pub fn cut_line(out: &mut String, cuts: &[crate::ui::cut::Cut]) {
     if let Some(line) = crate::ui::cut::line(cuts) {
-        out.push_str(&format!("\n_{}_\n", escape(&line)));
+        out.push_str(&format!("\n_{}_\n", prose(&line)));
     }
 }
 

@@ -41,3 +41,23 @@ fn a_code_span_stays_on_its_line() {
     );
     assert_eq!(Md::code("a|b\nc").render(), r"`a\|b\nc`");
 }
+
+#[test]
+fn a_code_in_a_sentence_is_a_code_span_and_the_rest_is_escaped() {
+    assert_eq!(
+        prose("lease expired (job_lease_orphaned) for *edge-07*"),
+        r"lease expired (`job_lease_orphaned`) for \*edge-07\*"
+    );
+    assert_eq!(
+        prose("teardown_requested: the same as `pl down`"),
+        r"`teardown_requested`: the same as \`pl down\`"
+    );
+    // Not codes: one part, upper case, a leading or doubled underscore.
+    assert_eq!(
+        prose("INC_4711 _x a__b stuck"),
+        r"INC\_4711 \_x a\_\_b stuck"
+    );
+    assert_eq!(prose("line\nnext"), r"line\\nnext");
+    assert!(is_code("out_of_attempts") && is_code("v2_at"));
+    assert!(!is_code("stuck") && !is_code("2_x") && !is_code("a_"));
+}

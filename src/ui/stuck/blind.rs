@@ -3,6 +3,7 @@
 //! the deployments it cannot tell about, why, and how to read instead.
 
 use crate::model::stuck::StuckReport;
+use crate::ui::markdown::{code, prose};
 use crate::ui::output::{Output, Paint};
 use crate::ui::sanitize::visible;
 use crate::ui::text::wrap;
@@ -42,7 +43,7 @@ pub(super) fn markdown(report: &StuckReport) -> Option<String> {
     let ids: Vec<String> = report
         .cannot_tell
         .iter()
-        .map(|d| format!("`{}`", d.deployment_id))
+        .map(|d| code(&d.deployment_id.to_string()))
         .collect();
     let which = match ids.is_empty() {
         true => String::new(),
@@ -50,7 +51,7 @@ pub(super) fn markdown(report: &StuckReport) -> Option<String> {
     };
     Some(format!(
         "**Cannot vouch:** {}.{which} Next step: {}.",
-        visible(&blind.message),
-        visible(&blind.next_step)
+        prose(&blind.message),
+        prose(&blind.next_step)
     ))
 }

@@ -4,7 +4,7 @@
 
 use crate::duration::human;
 use crate::model::stuck::StuckReport;
-use crate::ui::markdown::{Md, at, escape, footer, or_dash, table};
+use crate::ui::markdown::{Md, at, code, footer, or_dash, prose, table};
 
 /// `stuck -o markdown`.
 pub fn stuck(report: &StuckReport) -> String {
@@ -50,7 +50,8 @@ fn groups(out: &mut String, report: &StuckReport) {
             })
             .collect();
         out.push_str(&format!(
-            "\n**deployment_stuck**, grouped (no event for {} or more)\n\n",
+            "\n**{}**, grouped (no event for {} or more)\n\n",
+            code("deployment_stuck"),
             human(report.snapshot.stuck_after_seconds as i64)
         ));
         out.push_str(&table(
@@ -60,7 +61,8 @@ fn groups(out: &mut String, report: &StuckReport) {
     }
 }
 
-/// **deployment_stuck**: the first alert as a table.
+/// `deployment_stuck`: the first alert as a table (the alert's name a
+/// code span, as every code in the report).
 fn deployments_stuck(out: &mut String, report: &StuckReport) {
     if !report.deployments_stuck.is_empty() {
         let rows: Vec<Vec<Md>> = report
@@ -78,7 +80,8 @@ fn deployments_stuck(out: &mut String, report: &StuckReport) {
             })
             .collect();
         out.push_str(&format!(
-            "\n**deployment_stuck** (no event for {} or more)\n\n",
+            "\n**{}** (no event for {} or more)\n\n",
+            code("deployment_stuck"),
             human(report.snapshot.stuck_after_seconds as i64)
         ));
         out.push_str(&table(
@@ -95,7 +98,7 @@ fn deployments_stuck(out: &mut String, report: &StuckReport) {
     }
 }
 
-/// **job_lease_orphaned**: the second alert as a table.
+/// `job_lease_orphaned`: the second alert as a table.
 fn leases_orphaned(out: &mut String, report: &StuckReport) {
     if !report.leases_orphaned.is_empty() {
         let rows: Vec<Vec<Md>> = report
@@ -112,7 +115,7 @@ fn leases_orphaned(out: &mut String, report: &StuckReport) {
                 ]
             })
             .collect();
-        out.push_str("\n**job_lease_orphaned**\n\n");
+        out.push_str(&format!("\n**{}**\n\n", code("job_lease_orphaned")));
         out.push_str(&table(
             &["job", "deployment", "kind", "node", "expired at", "path"],
             &rows,
@@ -137,7 +140,7 @@ fn clock_skew(out: &mut String, report: &StuckReport) {
     if !report.clock_skew.is_empty() {
         out.push_str("\n**Clock skew:**\n\n");
         for skew in &report.clock_skew {
-            out.push_str(&format!("- ! {}\n", escape(&skew.message)));
+            out.push_str(&format!("- ! {}\n", prose(&skew.message)));
         }
     }
 }

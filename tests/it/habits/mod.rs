@@ -9,6 +9,7 @@ mod hostile_names;
 mod paged;
 mod piped;
 mod show_sql;
+mod tired;
 mod typed_back;
 
 use std::process::{Command, Stdio};
