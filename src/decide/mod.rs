@@ -16,6 +16,7 @@ pub mod path;
 pub mod policy;
 pub mod progress;
 pub mod regions;
+pub mod schema;
 pub mod stuck;
 pub mod stuck_advice;
 pub mod transition;

@@ -18,7 +18,9 @@ pub(super) fn schema(rows: Vec<Row>, expect: &Expect, checks: &mut Checks) -> Re
         .context("sql/schema_check/check.sql returned no row")?
         .try_get(0)
         .context("reading the schema check")?;
-    let report = schema_check::judge(&doc, &expect.schema, &expect.allowed_triggers)?;
+    let facts = schema_check::read(&doc).context("reading the schema check")?;
+    let report =
+        crate::decide::schema::judge(&facts, expect.schema.name(), &expect.allowed_triggers);
     tables(&report, expect, checks);
     foreign_keys(&report, checks);
     triggers(&report, checks);

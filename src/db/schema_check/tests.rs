@@ -1,4 +1,5 @@
-use super::tables::Kind;
+use serde_json::json;
+
 use super::*;
 
 #[test]
@@ -27,32 +28,46 @@ fn the_statement_names_every_table_and_key_the_check_expects() {
 }
 
 #[test]
-fn types_the_tool_can_read() {
-    assert!(Kind::Text.accepts("character varying(40)"));
-    assert!(!Kind::Int4.accepts("bigint"));
-    assert!(!Kind::Timestamptz.accepts("timestamp without time zone"));
-    assert!(!Kind::Jsonb.accepts("json"));
+fn the_document_reads_into_facts_grouped_by_table() {
+    let doc = json!({
+        "tables": [
+            {"table_name": "jobs", "oid": 7, "column_name": "id", "type": "uuid"},
+            {"table_name": "jobs", "oid": 7, "column_name": "kind", "type": "text"},
+            {"table_name": "deployments", "oid": 3, "column_name": null, "type": null}
+        ],
+        "unique_key": true,
+        "foreign_keys": [{"child": "jobs", "column": "deployment_id",
+                          "parent": "deployments", "name": "jobs_fk", "disabled": false}],
+        "tree": [{"root": "jobs", "relation": "jobs", "relkind": "r"}],
+        "rules": null,
+        "inventory": [{"what": "code", "root": "deployments", "relation": "deployments",
+                       "detail": "default of id", "schema_name": null, "name": null}]
+    });
+    let facts = read(&doc).expect("a well-formed document");
+    assert_eq!(facts.tables.len(), 2);
+    let jobs = facts.table("jobs").expect("jobs read");
+    assert_eq!((jobs.oid, jobs.columns.len()), (7, 2));
+    assert_eq!(jobs.columns[1].server_type, "text");
+    assert!(facts.table("deployments").expect("read").columns.is_empty());
+    assert!(facts.unique_key);
+    assert_eq!(facts.foreign_keys[0].name, "jobs_fk");
+    assert_eq!(facts.relations[0].relkind, "r");
+    assert!(facts.triggers.is_empty() && facts.rules.is_empty());
+    assert_eq!(facts.inventory[0].schema, None);
+    assert!(!facts.enforce_body.is_empty());
+    let absent = read(&json!({"unique_key": "yes"})).expect("empty sections");
+    assert!(!absent.unique_key && absent.tables.is_empty());
 }
 
 #[test]
-fn protecting_triggers_are_the_five_of_the_spec() {
-    assert_eq!(PROTECTING_TRIGGERS.len(), 5);
-    let report = SchemaReport {
-        trigger_problems: vec!["no BEFORE DELETE trigger on jobs".into()],
-        ..SchemaReport::default()
-    };
-    assert!(report.schema_ok());
-    assert!(!report.protecting_triggers_ok());
-    assert_eq!(report.problems().len(), 1);
-}
-
-#[test]
-fn foreign_keys_and_unvouched_triggers_are_problems_too() {
-    let report = SchemaReport {
-        foreign_key_problems: vec!["no foreign key from agent_job_results.job_id".into()],
-        unvouched: vec!["trigger `x` on deployments".into()],
-        ..SchemaReport::default()
-    };
-    assert!(!report.ok());
-    assert_eq!(report.problems().len(), 2);
+fn a_malformed_document_is_an_error_naming_the_column() {
+    let missing = json!({"foreign_keys": [{"child": "jobs"}]});
+    let err = format!(
+        "{:#}",
+        read(&missing).expect_err("a row without its columns")
+    );
+    assert!(err.contains("reading column column"), "{err}");
+    let not_rows = json!({"tables": {"table_name": "jobs"}});
+    let err = format!("{:#}", read(&not_rows).expect_err("not an array"));
+    assert!(err.contains("expected an array of rows"), "{err}");
 }

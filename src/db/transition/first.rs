@@ -8,10 +8,11 @@ use anyhow::{Context, Result, anyhow};
 use postgres::{SimpleQueryMessage, SimpleQueryRow};
 use serde_json::Value;
 
-use crate::db::schema_check::{self, SchemaReport};
+use crate::db::schema_check;
 use crate::db::sql::{self, Schema};
 use crate::decide::guard::{Counters, WriteSet};
 use crate::decide::input::key_lock;
+use crate::decide::schema::{SchemaReport, judge};
 use crate::decide::transition::server::write_set_complete;
 use crate::decide::triggers::AllowedTriggers;
 use crate::model::text::escaped;
@@ -112,8 +113,9 @@ pub(super) fn read(
         .and_then(|row| text(row, "check").ok().flatten())
         .ok_or_else(|| anyhow!("sql/schema_check/check.sql returned no document"))
         .and_then(|text| serde_json::from_str(text).context("reading the schema check"))?;
-    let report = schema_check::judge(&doc, schema, allowed)
+    let facts = schema_check::read(&doc)
         .context("checking the schema, the foreign keys and the triggers before writing")?;
+    let report = judge(&facts, schema.name(), allowed);
     Ok(FirstMessage {
         before: counters(counted).context("reading the guard's tuple counters")?,
         session_user: parsed(who, "session_user")?,

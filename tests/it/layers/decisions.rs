@@ -31,8 +31,9 @@ const EXPLAINS_THE_SERVER: &[(&str, &str)] = &[(
      connection) explained with their exit codes: what happened, not a decision",
 )];
 
-/// The judgements `decide::transition` and `decide::guard` hold, by the
-/// names they had under `src/db`: none may come back there.
+/// The judgements `decide::transition`, `decide::guard` and
+/// `decide::schema` hold, by the names they had under `src/db`: none may
+/// come back there.
 const MOVED_TO_DECIDE: &[&str] = &[
     "check_expectations",
     "nothing_to_do",
@@ -43,6 +44,17 @@ const MOVED_TO_DECIDE: &[&str] = &[
     "unsafe_database",
     "check_event",
     "values_differ",
+    // decide::schema: the schema check's judgements over the catalog facts.
+    "judge",
+    "judge_foreign_key",
+    "check_tables",
+    "check_unique_key",
+    "check_foreign_keys",
+    "check_triggers",
+    "check_protected",
+    "not_protecting",
+    "check_written_tables",
+    "check_inventory",
 ];
 
 fn pattern(re: &str) -> Regex {
@@ -181,6 +193,15 @@ fn the_db_check_bites() {
     assert_eq!(
         moved_judgements(&deciding),
         ["line 2: fn nothing_to_do", "line 5: fn undecidable"]
+    );
+    let schema_judging = code_only(
+        "pub fn judge(doc: &Value) -> SchemaReport { todo!() }\n\
+         fn read_facts() {}\n\
+         pub(super) fn check_protected() {}\n",
+    );
+    assert_eq!(
+        moved_judgements(&schema_judging),
+        ["line 1: fn judge", "line 3: fn check_protected"]
     );
     let reading = code_only(
         "use crate::exit;\n\

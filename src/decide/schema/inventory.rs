@@ -5,34 +5,21 @@
 //! decision or run code inside the write, and is not vouched for, is a
 //! problem: fail-safely refuses, doctor lists it.
 
-use anyhow::Result;
-use serde_json::Value;
-
 use super::tables::read_columns;
-use super::{AllowedTriggers, SchemaReport};
-use crate::db::columns::{Columns, json_rows};
+use super::{InventoryRow, SchemaFacts, SchemaReport};
+use crate::decide::triggers::AllowedTriggers;
 use crate::model::text::escaped;
 
 /// Judges the inventory for the role in effect and records what it found.
 /// The statement reports every column the role may not read; only those
 /// the tool reads are problems.
 pub(super) fn check_inventory(
-    doc: &Value,
+    facts: &SchemaFacts,
     allowed: &AllowedTriggers,
     report: &mut SchemaReport,
-) -> Result<()> {
-    let rows = json_rows(doc.get("inventory"), |row| {
-        Ok(Found {
-            what: row.col("what")?,
-            root: row.col("root")?,
-            relation: row.col("relation")?,
-            detail: row.col("detail")?,
-            schema: row.col("schema_name")?,
-            name: row.col("name")?,
-        })
-    })?;
+) {
     let mut inventoried = 0;
-    for found in rows {
+    for found in &facts.inventory {
         if found.what == "privilege"
             && !read_columns().any(|(t, c)| t == found.root && c == found.detail)
         {
@@ -55,20 +42,9 @@ pub(super) fn check_inventory(
         report.inventory_problems.push(found.sentence());
     }
     report.relations_inventoried = inventoried;
-    Ok(())
 }
 
-/// One row of the inventory.
-struct Found {
-    what: String,
-    root: String,
-    relation: String,
-    detail: String,
-    schema: Option<String>,
-    name: Option<String>,
-}
-
-impl Found {
+impl InventoryRow {
     /// The relation, and whose tree it is in when it is a child.
     fn place(&self) -> String {
         if self.relation == self.root {
@@ -121,3 +97,7 @@ impl Found {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "inventory_tests.rs"]
+mod tests;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Operation;
+use crate::decide::triggers::Operation;
 
 /// A protecting trigger that was found, for reports.
 #[derive(Debug, Clone, Serialize)]
@@ -16,7 +16,7 @@ pub struct FoundTrigger {
     pub function: String,
 }
 
-/// What [`check`](super::check) found. Empty problem lists mean the schema is as
+/// What [`judge`](super::judge) found. Empty problem lists mean the schema is as
 /// expected.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SchemaReport {
@@ -87,3 +87,7 @@ impl SchemaReport {
             .collect()
     }
 }
+
+#[cfg(test)]
+#[path = "report_tests.rs"]
+mod tests;

@@ -1,11 +1,6 @@
 //! The foreign keys "decide under locks" rests on: present and enforced.
 
-use anyhow::Result;
-use serde_json::Value;
-
-use super::SchemaReport;
-use crate::db::columns::{Columns, json_rows};
-use crate::db::sql::Schema;
+use super::{ForeignKeyFacts, SchemaFacts, SchemaReport};
 use crate::model::text::escaped;
 
 /// The foreign keys "decide under locks" rests on: (table, column, the
@@ -18,43 +13,28 @@ pub const LOCKING_FOREIGN_KEYS: &[(&str, &str, &str)] = &[
 ];
 
 /// The foreign keys that make "decide under locks" hold (the
-/// `foreign_keys` section of `sql/schema_check/check.sql`).
-pub(super) fn check_foreign_keys(
-    doc: &Value,
-    schema: &Schema,
-    report: &mut SchemaReport,
-) -> Result<()> {
-    // (child, column, parent, constraint, disabled)
-    let rows = json_rows(doc.get("foreign_keys"), |row| {
-        Ok((
-            row.col::<String>("child")?,
-            row.col::<String>("column")?,
-            row.col::<String>("parent")?,
-            row.col::<String>("name")?,
-            row.col::<bool>("disabled")?,
-        ))
-    })?;
+/// `foreign_keys` section of `sql/schema_check/check.sql`), in `schema`.
+pub(super) fn check_foreign_keys(facts: &SchemaFacts, schema: &str, report: &mut SchemaReport) {
     for (table, column, parent) in LOCKING_FOREIGN_KEYS {
         if !(report.oids.contains_key(table) && report.oids.contains_key(parent)) {
             continue;
         }
-        let found: Vec<(String, bool)> = rows
+        let found: Vec<&ForeignKeyFacts> = facts
+            .foreign_keys
             .iter()
-            .filter(|(c, col, p, _, _)| c == table && col == column && p == parent)
-            .map(|(_, _, _, name, disabled)| (name.clone(), *disabled))
+            .filter(|k| k.child == *table && k.column == *column && k.parent == *parent)
             .collect();
-        judge(schema, table, column, parent, &found, report);
+        judge_foreign_key(schema, table, column, parent, &found, report);
     }
-    Ok(())
 }
 
 /// What the constraints found for one key mean.
-fn judge(
-    schema: &Schema,
+fn judge_foreign_key(
+    schema: &str,
     table: &str,
     column: &str,
     parent: &str,
-    found: &[(String, bool)],
+    found: &[&ForeignKeyFacts],
     report: &mut SchemaReport,
 ) {
     let why = format!(
@@ -71,22 +51,27 @@ fn judge(
             "deployment"
         },
     );
-    match found.iter().find(|(_, disabled)| !disabled) {
-        Some((name, _)) => report
-            .foreign_keys
-            .push(format!("{table}.{column} → {parent} ({})", escaped(name))),
+    match found.iter().find(|k| !k.disabled) {
+        Some(key) => report.foreign_keys.push(format!(
+            "{table}.{column} → {parent} ({})",
+            escaped(&key.name)
+        )),
         None if !found.is_empty() => report.foreign_key_problems.push(format!(
             "the foreign key {} from {table}.{column} to {parent}.id is not enforced (its \
              triggers are disabled): {why}. Next step: ALTER TABLE {schema}.{table} ENABLE \
              TRIGGER ALL",
-            escaped(&found[0].0),
-            schema = escaped(schema.name())
+            escaped(&found[0].name),
+            schema = escaped(schema)
         )),
         None => report.foreign_key_problems.push(format!(
             "no foreign key from {table}.{column} to {parent}.id: {why}. Next step: ALTER \
              TABLE {schema}.{table} ADD FOREIGN KEY ({column}) REFERENCES \
              {schema}.{parent} (id) NOT VALID",
-            schema = escaped(schema.name())
+            schema = escaped(schema)
         )),
     }
 }
+
+#[cfg(test)]
+#[path = "foreign_keys_tests.rs"]
+mod tests;

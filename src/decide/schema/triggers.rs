@@ -1,15 +1,10 @@
 //! The protecting triggers of the audit trail, and the triggers and rules
 //! of the two tables fail-safely writes.
 
-use std::collections::BTreeMap;
-
-use anyhow::Result;
-use serde_json::Value;
-
-use super::{AllowedTriggers, FoundTrigger, Operation, SchemaReport};
-use crate::db::columns::{Columns, json_rows};
-use crate::db::sql::Schema;
-use crate::decide::triggers::{Rule, Trigger, enforcing_trigger, protects, vouch};
+use super::{FoundTrigger, SchemaFacts, SchemaReport, TreeRelation};
+use crate::decide::triggers::{
+    AllowedTriggers, Operation, Trigger, enforcing_trigger, protects, vouch,
+};
 use crate::model::text::escaped;
 
 /// The triggers that keep the audit trail intact (README, "The database it
@@ -38,87 +33,20 @@ pub const WRITTEN_TABLES: &[(&str, &[(&str, Operation)])] = &[
     ),
 ];
 
-/// The triggers, relations and rules of the trees of the protected and
-/// the written tables (the `tree`, `triggers` and `rules` sections of
-/// `sql/schema_check/check.sql`), by the table's name.
-#[derive(Default)]
-pub(super) struct Trees {
-    triggers: BTreeMap<String, Vec<Trigger>>,
-    relations: BTreeMap<String, Vec<(String, String)>>,
-    rules: BTreeMap<String, Vec<Rule>>,
-}
-
-impl Trees {
-    pub(super) fn read(doc: &Value) -> Result<Trees> {
-        let mut trees = Trees::default();
-        for (root, trigger) in json_rows(doc.get("triggers"), |row| {
-            Ok((
-                row.col::<String>("root")?,
-                Trigger {
-                    relation: row.col("relation")?,
-                    name: row.col("name")?,
-                    enabled: row.col("enabled")?,
-                    tgtype: row.col("tgtype")?,
-                    internal: row.col("internal")?,
-                    constraint: row.col("constraint_trigger")?,
-                    function: row.col("function")?,
-                    builtin: row.col("builtin")?,
-                    language: row.col("language")?,
-                    source: row.col("source")?,
-                },
-            ))
-        })? {
-            trees.triggers.entry(root).or_default().push(trigger);
-        }
-        for (root, relation, relkind) in json_rows(doc.get("tree"), |row| {
-            Ok((row.col("root")?, row.col("relation")?, row.col("relkind")?))
-        })? {
-            trees
-                .relations
-                .entry(root)
-                .or_default()
-                .push((relation, relkind));
-        }
-        for (root, rule) in json_rows(doc.get("rules"), |row| {
-            Ok((
-                row.col::<String>("root")?,
-                Rule {
-                    relation: row.col("relation")?,
-                    name: row.col("name")?,
-                },
-            ))
-        })? {
-            trees.rules.entry(root).or_default().push(rule);
-        }
-        Ok(trees)
-    }
-
-    fn triggers(&self, table: &str) -> &[Trigger] {
-        self.triggers.get(table).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    fn relations(&self, table: &str) -> &[(String, String)] {
-        self.relations.get(table).map(Vec::as_slice).unwrap_or(&[])
-    }
-
-    fn rules(&self, table: &str) -> &[Rule] {
-        self.rules.get(table).map(Vec::as_slice).unwrap_or(&[])
-    }
-}
-
 /// For each protected table and operation, on every relation of its tree
 /// that holds rows: an enabled BEFORE trigger that refuses.
-pub(super) fn check_triggers(trees: &Trees, schema: &Schema, report: &mut SchemaReport) {
+pub(super) fn check_triggers(facts: &SchemaFacts, schema: &str, report: &mut SchemaReport) {
     for (table, operation) in PROTECTING_TRIGGERS {
         if !report.oids.contains_key(table) {
             continue;
         }
+        let relations: Vec<&TreeRelation> = facts.relations_of(table).collect();
         check_protected(
             schema,
             table,
             *operation,
-            trees.triggers(table),
-            trees.relations(table),
+            &facts.triggers_of(table),
+            &relations,
             report,
         );
     }
@@ -128,16 +56,19 @@ pub(super) fn check_triggers(trees: &Trees, schema: &Schema, report: &mut Schema
 /// holds rows, an enabled BEFORE trigger that refuses; the trigger found
 /// is reported when no relation of the tree lacks one.
 fn check_protected(
-    schema: &Schema,
+    schema: &str,
     table: &str,
     operation: Operation,
     triggers: &[Trigger],
-    relations: &[(String, String)],
+    relations: &[&TreeRelation],
     report: &mut SchemaReport,
 ) {
     let problems_before = report.trigger_problems.len();
     let mut found: Option<&Trigger> = None;
-    for (relation, relkind) in relations {
+    for TreeRelation {
+        relation, relkind, ..
+    } in relations.iter().copied()
+    {
         // A partitioned table holds no rows; its partitions do.
         if relkind == "p" {
             continue;
@@ -181,17 +112,17 @@ fn check_protected(
 /// The problem with a trigger on `relation` (`on`, in words) that is there
 /// for `operation` but does not protect it: disabled, or not refusing.
 fn not_protecting(
-    schema: &Schema,
+    schema: &str,
     relation: &str,
     on: &str,
     operation: Operation,
     t: &Trigger,
 ) -> String {
-    let why = protects(t, operation).unwrap_err();
+    let why = protects(t, operation).err().unwrap_or_default();
     let fix = match t.enabled.as_str() {
         "D" | "R" => format!(
             "next step: ALTER TABLE {}.{} ENABLE TRIGGER {}",
-            escaped(schema.name()),
+            escaped(schema),
             escaped(relation),
             escaped(&t.name)
         ),
@@ -216,7 +147,7 @@ fn not_protecting(
 /// The triggers and rules of the two written tables: each vouched for, or
 /// a problem.
 pub(super) fn check_written_tables(
-    trees: &Trees,
+    facts: &SchemaFacts,
     allowed: &AllowedTriggers,
     report: &mut SchemaReport,
 ) {
@@ -227,13 +158,16 @@ pub(super) fn check_written_tables(
         // The enforcing trigger of `approvals install --enforce`, exactly
         // as the tool creates it (README, "Two-person break-glass").
         let (ours, others): (Vec<Trigger>, Vec<Trigger>) =
-            trees.triggers(table).iter().cloned().partition(|t| {
-                *table == "deployment_events"
-                    && enforcing_trigger(t, crate::db::sql::approvals::enforce_body())
+            facts.triggers_of(table).into_iter().partition(|t| {
+                *table == "deployment_events" && enforcing_trigger(t, facts.enforce_body)
             });
         report.enforcing |= ours.iter().any(Trigger::fires);
-        let vouching = vouch(table, reference, allowed, &others, trees.rules(table));
+        let vouching = vouch(table, reference, allowed, &others, &facts.rules_of(table));
         report.unvouched.extend(vouching.unvouched);
         report.allowed.extend(vouching.allowed);
     }
 }
+
+#[cfg(test)]
+#[path = "triggers_tests.rs"]
+mod tests;

@@ -1,14 +1,7 @@
 //! The tables and columns the tool reads, with a type it can read, and
 //! the events' unique key.
 
-use std::collections::BTreeMap;
-
-use anyhow::Result;
-use serde_json::Value;
-
-use super::SchemaReport;
-use crate::db::columns::{Columns, json_rows};
-use crate::db::sql::Schema;
+use super::{SchemaFacts, SchemaReport};
 use crate::model::text::escaped;
 
 /// A column type the tool can read, and the server types that qualify.
@@ -40,7 +33,7 @@ impl Kind {
         }
     }
 
-    fn expected(self) -> &'static str {
+    pub(super) fn expected(self) -> &'static str {
         match self {
             Kind::Uuid => "uuid",
             Kind::Text => "text",
@@ -56,7 +49,7 @@ impl Kind {
 use Kind::*;
 
 /// Every table and column the tool reads, with the type it reads it as.
-const EXPECTED: &[(&str, &[(&str, Kind)])] = &[
+pub(super) const EXPECTED: &[(&str, &[(&str, Kind)])] = &[
     (
         "deployments",
         &[
@@ -191,57 +184,41 @@ pub fn tables() -> impl Iterator<Item = &'static str> {
 }
 
 /// Every table and column the tool reads, with a type it can read (the
-/// `tables` section of `sql/schema_check/check.sql`).
-pub(super) fn check_tables(doc: &Value, schema: &Schema, report: &mut SchemaReport) -> Result<()> {
-    let mut found: BTreeMap<String, (i64, Vec<(String, String)>)> = BTreeMap::new();
-    json_rows(doc.get("tables"), |row| {
-        let entry = found
-            .entry(row.col("table_name")?)
-            .or_insert((row.col("oid")?, Vec::new()));
-        if let (Some(column), Some(server_type)) = (
-            row.col::<Option<String>>("column_name")?,
-            row.col::<Option<String>>("type")?,
-        ) {
-            entry.1.push((column, server_type));
-        }
-        Ok(())
-    })?;
+/// `tables` section of `sql/schema_check/check.sql`), in `schema`.
+pub(super) fn check_tables(facts: &SchemaFacts, schema: &str, report: &mut SchemaReport) {
     for (table, columns) in EXPECTED {
         report.tables_checked += 1;
-        let Some((oid, found)) = found.get(*table) else {
+        let Some(found) = facts.table(table) else {
             report.schema_problems.push(format!(
                 "table {table} is missing (not found in schema {}; see --schema / PUSHLEFT_SCHEMA)",
-                escaped(schema.name())
+                escaped(schema)
             ));
             continue;
         };
-        report.oids.insert(table, *oid);
+        report.oids.insert(table, found.oid);
         for (column, kind) in *columns {
             report.columns_checked += 1;
-            match found.iter().find(|(name, _)| name == column) {
+            match found.columns.iter().find(|c| c.name == *column) {
                 None => report
                     .schema_problems
                     .push(format!("column {table}.{column} is missing")),
-                Some((_, server_type)) if !kind.accepts(server_type) => {
-                    report.schema_problems.push(format!(
-                        "column {table}.{column} is {}, expected {}",
-                        escaped(server_type),
-                        kind.expected()
-                    ))
-                }
+                Some(c) if !kind.accepts(&c.server_type) => report.schema_problems.push(format!(
+                    "column {table}.{column} is {}, expected {}",
+                    escaped(&c.server_type),
+                    kind.expected()
+                )),
                 Some(_) => {}
             }
         }
     }
-    Ok(())
 }
 
 /// fail-safely's max(sequence) + 1 is only race-safe with this key.
-pub(super) fn check_unique_key(doc: &Value, report: &mut SchemaReport) {
+pub(super) fn check_unique_key(facts: &SchemaFacts, report: &mut SchemaReport) {
     if !report.oids.contains_key("deployment_events") {
         return;
     }
-    if doc.get("unique_key").and_then(Value::as_bool) != Some(true) {
+    if !facts.unique_key {
         report.schema_problems.push(
             "deployment_events has no UNIQUE (deployment_id, sequence): two concurrent \
              appends could write the same sequence"
@@ -249,3 +226,7 @@ pub(super) fn check_unique_key(doc: &Value, report: &mut SchemaReport) {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "tables_tests.rs"]
+mod tests;
