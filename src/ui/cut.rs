@@ -4,7 +4,7 @@
 
 use crate::model::cut::{cut_note, grouped};
 use crate::model::history::History;
-use crate::model::short_id;
+use crate::model::{Job, short_id};
 
 /// One value read cut: what it is (`job b0000002`) and its whole length
 /// in bytes.
@@ -29,6 +29,17 @@ pub fn line(cuts: &[Cut]) -> Option<String> {
             ))
         }
     }
+}
+
+/// The jobs whose last error was read cut, each named by its short id.
+pub fn last_error_cuts(jobs: &[Job]) -> Vec<Cut> {
+    jobs.iter()
+        .filter(|j| j.last_error_cut)
+        .map(|j| Cut {
+            what: format!("job {}", short_id(j.id)),
+            length: j.last_error_length,
+        })
+        .collect()
 }
 
 /// The reasons of `history` that were read cut, each named by its

@@ -6,7 +6,6 @@
 use crate::model::assessment::Verdict;
 use crate::model::diagnose::DiagnoseReport;
 use crate::model::short_id;
-use crate::ui::cut::Cut;
 use crate::ui::markdown::{Md, at, code, cut_line, footer, mark, or_dash, prose, table};
 
 /// `diagnose -o markdown`.
@@ -111,15 +110,7 @@ fn jobs(out: &mut String, d: &DiagnoseReport) {
             ],
             &rows,
         ));
-        let cuts: Vec<Cut> = d
-            .jobs
-            .iter()
-            .filter(|j| j.last_error_cut)
-            .map(|j| Cut {
-                what: format!("job {}", short_id(j.id)),
-                length: j.last_error_length,
-            })
-            .collect();
+        let cuts = crate::ui::cut::last_error_cuts(d.jobs);
         cut_line(out, &cuts);
     }
 }

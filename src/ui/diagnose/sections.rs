@@ -188,15 +188,7 @@ pub fn jobs(v: &View) -> Body {
                 .paint_if(j.last_error.is_some(), Paint::Bad),
         ]);
     }
-    let cuts: Vec<Cut> = s
-        .jobs
-        .iter()
-        .filter(|j| j.last_error_cut)
-        .map(|j| Cut {
-            what: format!("job {}", short_id(j.id)),
-            length: j.last_error_length,
-        })
-        .collect();
+    let cuts = crate::ui::cut::last_error_cuts(s.jobs);
     with_cuts(v, empty_or(v, &t, "no jobs"), &cuts)
 }
 
