@@ -61,7 +61,7 @@ impl Context {
         let settings = self.settings()?;
         settings
             .connect(lock_timeout)
-            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
+            .map_err(|err| exit::tag(explain_unconfigured(err, self.global.database_url.is_some()), ErrorKind::ConnectionFailed))
     }
 
     /// [`Context::connect`], and the server it really reached (where a
@@ -70,7 +70,7 @@ impl Context {
         let settings = self.settings()?;
         settings
             .connect_reporting(lock_timeout)
-            .map_err(|err| exit::tag(explain_unconfigured(err), ErrorKind::ConnectionFailed))
+            .map_err(|err| exit::tag(explain_unconfigured(err, self.global.database_url.is_some()), ErrorKind::ConnectionFailed))
     }
 
     /// A session for a command that takes no row locks on purpose: its
@@ -117,11 +117,12 @@ const CONNECTION_VARIABLES: &[&str] = &[
     "PGSERVICE",
 ];
 
-/// With neither --database-url nor DATABASE_URL nor any PG* variable, the
+/// With neither --database-url (`url_given`: the parsed line, never argv
+/// read again here) nor DATABASE_URL nor any PG* variable, the
 /// defaults (local socket, the OS user) were tried: say that nothing was
 /// configured, which is usually the whole story.
-pub fn explain_unconfigured(err: anyhow::Error) -> anyhow::Error {
-    let configured = std::env::args().any(|a| a.starts_with("--database-url"))
+pub fn explain_unconfigured(err: anyhow::Error, url_given: bool) -> anyhow::Error {
+    let configured = url_given
         || CONNECTION_VARIABLES
             .iter()
             .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty()));
