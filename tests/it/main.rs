@@ -6,6 +6,7 @@ mod support;
 mod alerting;
 mod batch;
 mod blind_reads;
+mod blocked;
 mod bounded;
 mod cli;
 mod clock;
