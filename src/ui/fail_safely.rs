@@ -220,12 +220,19 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         "    ",
     ));
     if not_written {
-        lines.push("Next: rerun without --dry-run; to run it unattended, add:".to_string());
-        lines.push(format!("  --yes --expect-path {}", o.path.as_str()));
-        lines.push(format!(
-            "  --expect-fingerprint {}",
-            o.fingerprint.as_deref().unwrap_or("-")
-        ));
+        // Commands to paste, whole: the same without --dry-run (it asks
+        // before it writes), or unattended, held to what this run checked.
+        // Each on one line, whole: a reason's spaces are inside its quotes,
+        // where a line break would not continue the command.
+        let command = |c: &crate::model::NextCommand| {
+            format!("  {}", fit_command(&c.to_string(), out.command_room(2)))
+        };
+        if let Some(rerun) = &o.rerun {
+            lines.push("Next: the same without --dry-run (it asks before it writes):".to_string());
+            lines.push(command(rerun));
+        }
+        lines.push("Or unattended, held to the path and fingerprint checked here:".to_string());
+        lines.push(command(&o.next_command));
     } else {
         lines.push("Next: follow it until the runbook's Verification holds:".to_string());
         lines.push(format!(

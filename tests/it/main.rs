@@ -24,6 +24,7 @@ mod faults;
 mod fleet;
 mod guard;
 mod habits;
+mod hints;
 mod history;
 mod huge_text;
 mod json_docs;
