@@ -9,7 +9,7 @@ use super::markdown::{at, code, escape, footer, mark};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
-use super::text::{fit_command, wrap};
+use super::text::{fit_command, width_of, wrap};
 use crate::model::assessment::Severity;
 use crate::model::outcome::Outcome;
 
@@ -220,19 +220,29 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         "    ",
     ));
     if not_written {
-        // Commands to paste, whole: the same without --dry-run (it asks
-        // before it writes), or unattended, held to what this run checked.
-        // Each on one line, whole: a reason's spaces are inside its quotes,
-        // where a line break would not continue the command.
-        let command = |c: &crate::model::NextCommand| {
-            format!("  {}", fit_command(&c.to_string(), out.command_room(2)))
-        };
-        if let Some(rerun) = &o.rerun {
-            lines.push("Next: the same without --dry-run (it asks before it writes):".to_string());
-            lines.push(command(rerun));
+        // The command to paste, whole on its line (a reason's spaces are
+        // inside its quotes, where no line break continues a command): the
+        // same without --dry-run, which asks before it writes. Too narrow
+        // for it, in words.
+        let room = out.command_room(2);
+        let rerun = o.rerun.as_ref().map(|c| fit_command(&c.to_string(), room));
+        match rerun.filter(|c| width_of(c) <= room) {
+            Some(rerun) => {
+                lines.push(
+                    "Next: the same without --dry-run (it asks before it writes):".to_string(),
+                );
+                lines.push(format!("  {rerun}"));
+                lines.push("To run it unattended, add:".to_string());
+            }
+            None => {
+                lines.push("Next: rerun without --dry-run; to run it unattended, add:".to_string())
+            }
         }
-        lines.push("Or unattended, held to the path and fingerprint checked here:".to_string());
-        lines.push(command(&o.next_command));
+        lines.push(format!("  --yes --expect-path {}", o.path.as_str()));
+        lines.push(format!(
+            "  --expect-fingerprint {}",
+            o.fingerprint.as_deref().unwrap_or("-")
+        ));
     } else {
         lines.push("Next: follow it until the runbook's Verification holds:".to_string());
         lines.push(format!(

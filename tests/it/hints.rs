@@ -132,8 +132,9 @@ fn the_dry_runs_next_step_is_the_same_command_without_dry_run() {
         run.stdout
     );
     assert!(
-        run.stdout.contains("--yes --expect-path"),
-        "the unattended one too: {}",
+        run.stdout
+            .contains("  --yes --expect-path teardown_requested"),
+        "the unattended options too: {}",
         run.stdout
     );
 }

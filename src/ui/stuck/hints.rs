@@ -20,8 +20,9 @@ pub fn hint(report: &StuckReport) -> Option<String> {
 }
 
 /// Up to this many stuck deployments, each gets its own next command on
-/// the screen; more get one batch command.
-pub(super) const FEW: usize = 3;
+/// the screen (a row and its command's lines each: one 24-line screen);
+/// more get one batch command (README, "A big incident").
+pub(super) const FEW: usize = 8;
 
 /// The one batch command for many stuck deployments (README, "A big
 /// incident"): the scan's JSON piped into fail-safely --from -, which

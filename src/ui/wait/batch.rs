@@ -219,7 +219,10 @@ impl Report for WaitAll {
     }
 
     fn markdown(&self, _out: &Output) -> Vec<Line> {
-        let causes = dead_node_causes(&blocked_looks(self));
+        let causes: Vec<String> = dead_node_causes(&blocked_looks(self))
+            .iter()
+            .map(|c| format!("{} × {}", c.count, c.text))
+            .collect();
         vec![Line::Out(super::markdown::all(self, &causes))]
     }
 }

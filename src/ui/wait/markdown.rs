@@ -8,8 +8,6 @@ use crate::model::progress::Progress;
 use crate::model::wait::{WaitAll, WaitReport, WaitResult};
 use crate::ui::markdown::{Md, code, escape, footer, table};
 
-use super::batch::DeadNodeCause;
-
 /// `wait <deployment> -o markdown`.
 pub fn one(report: &WaitReport) -> String {
     let p = report.progress;
@@ -50,7 +48,8 @@ pub fn one(report: &WaitReport) -> String {
 }
 
 /// `wait A B C -o markdown`, `wait --from FILE -o markdown`.
-pub fn all(report: &WaitAll, causes: &[DeadNodeCause]) -> String {
+/// `causes`: one line per dead node its deployments wait for.
+pub fn all(report: &WaitAll, causes: &[String]) -> String {
     let mut out = format!(
         "### Wait: {} of {} verified\n\n",
         report.verified, report.total
@@ -76,7 +75,7 @@ pub fn all(report: &WaitAll, causes: &[DeadNodeCause]) -> String {
     if !causes.is_empty() {
         out.push('\n');
         for cause in causes {
-            out.push_str(&format!("- {} × {}\n", cause.count, escape(&cause.text)));
+            out.push_str(&format!("- {}\n", escape(cause)));
         }
         out.push_str(&format!("\n{}\n", escape(super::FORBIDDEN)));
     }
