@@ -193,7 +193,7 @@ impl Report for WaitAll {
         let mut text: Vec<String> = self
             .deployments
             .iter()
-            .filter(|item| !(item.shown && out.interactive) && !by_cause(item))
+            .filter(|item| !(by_cause(item) || item.shown && out.interactive))
             .map(|item| item_line(item, out.width))
             .collect();
         let causes = dead_node_causes(&blocked_looks(self));
