@@ -11,7 +11,8 @@ mod failure;
 
 pub use failure::{
     Failure, Reported, Tag, code_for, command_failed, conflict, connection_lost, db_failure,
-    explained, interrupted, kind_for, not_found, refused, reported, tag, usage, wait_timed_out,
+    explained, interrupted, kind_for, not_found, refused, reported, tag, usage, wait_blocked,
+    wait_timed_out,
 };
 
 /// The documented exit codes.
@@ -24,6 +25,9 @@ pub enum ExitCode {
     Refused,
     Conflict,
     WaitTimedOut,
+    /// `wait`: everything left waits for dead nodes; waiting longer
+    /// changes nothing until they return.
+    WaitBlocked,
     StuckFound,
     /// Ctrl-C (SIGINT).
     Interrupted,
@@ -45,6 +49,7 @@ impl ExitCode {
             ExitCode::Refused => 4,
             ExitCode::Conflict => 5,
             ExitCode::WaitTimedOut => 6,
+            ExitCode::WaitBlocked => 7,
             ExitCode::StuckFound => 10,
             ExitCode::Interrupted => 130,
             ExitCode::Terminated => 143,
@@ -62,6 +67,7 @@ impl ExitCode {
             ExitCode::Refused => ErrorKind::Refused,
             ExitCode::Conflict => ErrorKind::Conflict,
             ExitCode::WaitTimedOut => ErrorKind::TimedOut,
+            ExitCode::WaitBlocked => ErrorKind::Blocked,
             ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => {
                 ErrorKind::Interrupted
             }
@@ -72,13 +78,15 @@ impl ExitCode {
 
     /// How serious a code is for a batch, most serious first: interrupted
     /// (130, 143, 129), unexpected (1), refused (4), conflict (5), wait
-    /// timed out (6), not found (3), usage (2), done (0).
+    /// blocked on a dead node (7), wait timed out (6), not found (3),
+    /// usage (2), done (0).
     fn severity(self) -> u8 {
         match self {
-            ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => 7,
-            ExitCode::Unexpected | ExitCode::Child(_) => 6,
-            ExitCode::Refused => 5,
-            ExitCode::Conflict => 4,
+            ExitCode::Interrupted | ExitCode::Terminated | ExitCode::HungUp => 8,
+            ExitCode::Unexpected | ExitCode::Child(_) => 7,
+            ExitCode::Refused => 6,
+            ExitCode::Conflict => 5,
+            ExitCode::WaitBlocked => 4,
             ExitCode::WaitTimedOut => 3,
             ExitCode::NotFound => 2,
             ExitCode::Usage => 1,
@@ -120,6 +128,8 @@ pub enum ErrorKind {
     Conflict,
     /// `wait` ran out of time (exit 6).
     TimedOut,
+    /// `wait`: everything left waits for a dead node (exit 7).
+    Blocked,
     /// Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129).
     Interrupted,
     /// The session went away while the command worked (exit 1).
@@ -142,6 +152,9 @@ impl ErrorKind {
             }
             ErrorKind::Conflict => "re-diagnose, then retry",
             ErrorKind::TimedOut => "resolve what blocks it, then rerun wait",
+            ErrorKind::Blocked => {
+                "bring the node back (its agent returning, the node rebooted), then rerun wait"
+            }
             ErrorKind::Interrupted => "rerun the command when ready",
             ErrorKind::ConnectionLost | ErrorKind::ConnectionFailed => {
                 "check the database with `pushleft-controller doctor`, then rerun"

@@ -310,6 +310,11 @@ pub struct WaitArgs {
     #[arg(long, default_value = "2s", value_parser = parse_interval, allow_hyphen_values = true, value_name = "DURATION")]
     pub interval: Duration,
 
+    /// Keep waiting when everything left waits for a dead node (during
+    /// its reboot), until --timeout; without it, wait exits at once (exit 7).
+    #[arg(long)]
+    pub wait_for_node: bool,
+
     #[command(flatten)]
     pub staleness: StalenessArgs,
 }

@@ -11,6 +11,13 @@ fn every_command_has_its_formats() {
             .filter(|(_, f)| f.contains(&OutputFormat::Markdown))
             .map(|(c, _)| *c)
             .collect::<Vec<_>>(),
-        ["diagnose", "stuck", "fail-safely", "history"]
+        [
+            "diagnose",
+            "stuck",
+            "fail-safely",
+            "history",
+            "fleet list",
+            "wait"
+        ]
     );
 }

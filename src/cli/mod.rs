@@ -227,10 +227,12 @@ pub enum Command {
     ///
     /// Polls until the deployment is failed, or teardown_queued with every
     /// instance removed, showing progress on a terminal. Exits 6 when
-    /// --timeout passes first. Read-only.
+    /// --timeout passes first, 7 at once when everything left waits for a
+    /// dead node. Read-only.
     #[command(after_help = "Examples:
   pushleft-controller wait d0000002
-  pushleft-controller wait d0000002 --timeout 30m --output json")]
+  pushleft-controller wait d0000002 --timeout 30m --output json
+  pushleft-controller wait d0000003 --wait-for-node --timeout 20m")]
     Wait(WaitArgs),
 
     /// What operators did: every break-glass action with its audit.

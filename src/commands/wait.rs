@@ -12,7 +12,7 @@ pub fn run(ctx: &Context, args: &WaitArgs) -> Result<ExitCode> {
     if let (None, [one]) = (&args.from, args.deployments.as_slice()) {
         let followed = wait::one(ctx, args, one)?;
         ctx.emit(&followed.report())?;
-        return match followed.timed_out {
+        return match followed.failure {
             // Its JSON is the document above: one document on stdout.
             Some(err) => Err(exit::reported(err)),
             None => Ok(ExitCode::Done),

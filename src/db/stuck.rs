@@ -307,5 +307,6 @@ pub fn scan(
         clock_skew: json_rows(skews.as_ref(), clock_skew)?,
         cannot_vouch: None,
         cannot_tell: Vec::new(),
+        listing: None,
     })
 }

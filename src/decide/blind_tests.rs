@@ -175,6 +175,7 @@ fn scan(tables: Vec<RowSecurity>) -> StuckReport {
         clock_skew: Vec::new(),
         cannot_vouch: None,
         cannot_tell: Vec::new(),
+        listing: None,
     }
 }
 

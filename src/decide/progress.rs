@@ -3,7 +3,7 @@
 
 use uuid::Uuid;
 
-pub use crate::model::progress::{Blocked, Pending, Progress};
+pub use crate::model::progress::{Blocked, Pending, Progress, ProgressState};
 use crate::model::{AllocationStatus, DeploymentSnapshot, DeploymentStatus};
 
 use super::assessment::LastEvent;
@@ -17,6 +17,18 @@ impl Progress {
             .iter()
             .any(|p| matches!(p, Pending::NotFailed { .. }))
     }
+
+    /// The dead nodes everything left waits for (none unless the state is
+    /// `BlockedOnDeadNode`).
+    pub fn dead_nodes(&self) -> Vec<&Blocked> {
+        if self.state != ProgressState::BlockedOnDeadNode {
+            return Vec::new();
+        }
+        self.blocked
+            .iter()
+            .filter(|b| matches!(b, Blocked::DeadNode { .. }))
+            .collect()
+    }
 }
 
 /// Pure: what the snapshot says about the Verification step.
@@ -27,10 +39,13 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
     let held = s.held_allocations().count();
     let mut pending = Vec::new();
     let mut blocked = Vec::new();
+    let mut on_dead_nodes = false;
     let verified = match &s.deployment.status {
         DeploymentStatus::Failed => failed_verified(s, &mut pending, &mut blocked),
         DeploymentStatus::TeardownQueued | DeploymentStatus::Destroyed => {
-            teardown_verified(s, policy, &mut pending, &mut blocked)
+            let verified = teardown_verified(s, policy, &mut pending, &mut blocked);
+            on_dead_nodes = !verified && all_left_on_dead_nodes(s, policy);
+            verified
         }
         other => {
             pending.push(Pending::NotFailed {
@@ -51,10 +66,19 @@ pub fn progress(s: &DeploymentSnapshot, policy: &Policy) -> Progress {
             next_step: b.next_step.clone(),
         });
     }
+    let verified = verified && blind.is_none();
+    let state = if verified {
+        ProgressState::Verified
+    } else if on_dead_nodes && blind.is_none() {
+        ProgressState::BlockedOnDeadNode
+    } else {
+        ProgressState::Waiting
+    };
     Progress {
         deployment_id: s.deployment.id,
         status: s.deployment.status.clone(),
-        verified: verified && blind.is_none(),
+        verified,
+        state,
         instances_total,
         instances_removed,
         allocations_held: held,
@@ -90,6 +114,30 @@ fn failed_verified(
         }
     }
     reserved == 0 || !s.network_attachments.is_empty()
+}
+
+/// A teardown whose every live instance waits for a dead node: on one, or
+/// on no node with an open teardown job targeted at one. Nothing else can
+/// remove them, so waiting longer changes nothing until the node returns
+/// (README, "The break-glass decision").
+fn all_left_on_dead_nodes(s: &DeploymentSnapshot, policy: &Policy) -> bool {
+    let now = s.snapshot.at;
+    let dead = |node_id: Option<Uuid>| {
+        node_id
+            .and_then(|id| s.node(id))
+            .is_some_and(|node| policy.is_dead(node, now))
+    };
+    let teardown_on_dead = s
+        .jobs
+        .iter()
+        .filter(|j| j.is_open_teardown())
+        .any(|j| dead(j.target_node_id));
+    let mut live = s.live_instances().peekable();
+    live.peek().is_some()
+        && live.all(|i| match i.active_node_id {
+            Some(_) => dead(i.active_node_id),
+            None => teardown_on_dead,
+        })
 }
 
 /// `teardown_queued` or `destroyed`: verified when every instance is removed

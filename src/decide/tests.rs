@@ -4,6 +4,8 @@
 
 #[path = "blind_tests.rs"]
 mod blind;
+#[path = "blocked_tests.rs"]
+mod blocked;
 #[path = "edges_tests.rs"]
 mod edges;
 #[path = "findings_tests.rs"]

@@ -193,6 +193,36 @@ fn group_command(by: GroupBy, key: &str) -> NextCommand {
     NextCommand::new(Subcommand::Stuck).option(flag, key)
 }
 
+/// The `stuck` command that lists what passed `filter` (and the scan's
+/// threshold, when it is not the default): the head of the one batch
+/// command for many rows (README, "A big incident").
+fn listing_command(filter: &TriageFilter, stuck_after_seconds: u64) -> NextCommand {
+    let mut command = NextCommand::new(Subcommand::Stuck);
+    if stuck_after_seconds != super::policy::STUCK_AFTER.as_secs() {
+        // Exact, as `--for` reads it back: never rounded.
+        let s = stuck_after_seconds;
+        let exact = match (s % 3600, s % 60) {
+            (0, _) => format!("{}h", s / 3600),
+            (_, 0) => format!("{}m", s / 60),
+            _ => format!("{s}s"),
+        };
+        command = command.option("--for", exact);
+    }
+    let options = [
+        ("--status", filter.status.as_ref().map(|s| s.to_string())),
+        ("--org", filter.org.clone()),
+        ("--node", filter.node.clone()),
+        ("--pool", filter.pool.clone()),
+        ("--path", filter.path.map(|p| p.as_str().to_string())),
+    ];
+    for (flag, value) in options {
+        if let Some(value) = value {
+            command = command.option(flag, value);
+        }
+    }
+    command
+}
+
 /// The stuck deployments by `by`: largest group first, then the one stuck
 /// longest.
 pub fn group(deployments: &[StuckDeployment], by: GroupBy) -> Vec<StuckGroup> {
@@ -240,6 +270,7 @@ pub fn triage(mut report: StuckReport, triage: &Triage) -> StuckReport {
     report.groups = triage
         .group_by
         .map(|by| group(&report.deployments_stuck, by));
+    report.listing = Some(listing_command(filter, report.snapshot.stuck_after_seconds));
     apply_limit(report, triage.limit)
 }
 

@@ -47,6 +47,7 @@ fn report(rows: Vec<StuckDeployment>) -> StuckReport {
         clock_skew: Vec::new(),
         cannot_vouch: None,
         cannot_tell: Vec::new(),
+        listing: None,
     }
 }
 

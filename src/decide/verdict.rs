@@ -51,10 +51,17 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         super::blind::findings(b, &mut found);
     }
 
-    let (headline, reason) = match (&blind, &undecidable) {
-        (Some(b), _) => super::blind::headline(b),
-        (None, Some(why)) => (format!("cannot decide: {why}"), why.clone()),
-        (None, None) => explain(&a, &evidence),
+    // A teardown only a dead node's return completes says so first, not
+    // "nothing to do" (README, "The break-glass decision").
+    let blocked = match (&undecidable, path) {
+        (None, BreakGlassPath::None) => super::blocked::on_dead_node(s, policy),
+        _ => None,
+    };
+    let (headline, reason) = match (&blind, &undecidable, &blocked) {
+        (Some(b), _, _) => super::blind::headline(b),
+        (None, Some(why), _) => (format!("cannot decide: {why}"), why.clone()),
+        (None, None, Some(b)) => (b.headline.clone(), b.reason.clone()),
+        (None, None, None) => explain(&a, &evidence),
     };
     let stuck = blind.is_none() && super::stuck::stuck(s, policy).stuck;
     Verdict {
@@ -67,10 +74,12 @@ pub fn assess(s: &DeploymentSnapshot, policy: &Policy) -> Verdict {
         last_event: s.last_event().map(|e| LastEvent::of(e, now)),
         stuck,
         stuck_for_seconds: (status.in_flight() && blind.is_none()).then_some(a.quiet_for),
-        next_command: match undecidable {
-            Some(_) => None,
-            None => next_command(path, status, s.deployment.id, Asker::Verdict),
+        next_command: match (&undecidable, &blocked) {
+            (Some(_), _) => None,
+            (None, Some(b)) => Some(b.next_command.clone()),
+            (None, None) => next_command(path, status, s.deployment.id, Asker::Verdict),
         },
+        blocked_on_nodes: blocked.map(|b| b.nodes).unwrap_or_default(),
         decidable: undecidable.is_none(),
         cannot_vouch: blind,
     }

@@ -86,6 +86,11 @@ pub fn wait_timed_out(message: impl Into<String>) -> anyhow::Error {
     failure(ExitCode::WaitTimedOut, message)
 }
 
+/// `wait`: everything left waits for dead nodes: exit 7.
+pub fn wait_blocked(message: impl Into<String>) -> anyhow::Error {
+    failure(ExitCode::WaitBlocked, message)
+}
+
 /// The operator pressed Ctrl-C (exit 130), or SIGTERM (143) or SIGHUP
 /// (129) arrived: the code of the signal received.
 pub fn interrupted(message: impl Into<String>) -> anyhow::Error {

@@ -85,4 +85,7 @@ pub struct Verdict {
     /// (row-level security applies to the role): then `decidable` is
     /// false, the path `none`, `stuck` false, and there is no next command.
     pub cannot_vouch: Option<super::blind::CannotVouch>,
+    /// A teardown blocked on dead nodes: their names (empty otherwise).
+    /// The headline says so first; only their return completes it.
+    pub blocked_on_nodes: Vec<String>,
 }

@@ -49,6 +49,11 @@ pub struct Outcome {
     pub evidence: Vec<Evidence>,
     pub findings: Vec<Finding>,
     pub next_command: super::next::NextCommand,
+    /// After a dry run: the same command without `--dry-run`, for the
+    /// screen (it asks before it writes); `next_command` is the unattended
+    /// one, held to what the dry run checked.
+    #[serde(skip)]
+    pub rerun: Option<super::next::NextCommand>,
 }
 
 /// A session holding row locks on the tables fail-safely locks.

@@ -14,6 +14,9 @@ pub struct Progress {
     pub deployment_id: Uuid,
     pub status: DeploymentStatus,
     pub verified: bool,
+    /// Verified, still waiting, or blocked: what is left can only
+    /// complete once a dead node returns.
+    pub state: ProgressState,
     pub instances_total: usize,
     pub instances_removed: usize,
     /// Reserved or active allocations still held.
@@ -23,6 +26,18 @@ pub struct Progress {
     /// Why it may never complete on its own (dead node, network attachment).
     pub blocked: Vec<Blocked>,
     pub last_event: Option<LastEvent>,
+}
+
+/// Where the Verification step stands, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressState {
+    Verified,
+    /// Still outstanding, and nothing says it cannot complete on its own.
+    Waiting,
+    /// Everything left waits for dead nodes (`blocked` names them): it
+    /// completes only once they return.
+    BlockedOnDeadNode,
 }
 
 /// Something the Verification step still waits for.

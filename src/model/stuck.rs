@@ -154,6 +154,11 @@ pub struct StuckReport {
     /// In flight and quiet to the role that read, but it cannot tell
     /// whether they are stuck (see `cannot_vouch`): no path, no command.
     pub cannot_tell: Vec<StuckDeployment>,
+    /// The `stuck` command, with its filters, that lists these rows: the
+    /// head of the one batch command the screen suggests for many rows.
+    /// Not in the JSON (each row there has its own `next_command`).
+    #[serde(skip)]
+    pub listing: Option<super::next::NextCommand>,
 }
 
 impl StuckReport {

@@ -24,6 +24,9 @@ pub struct WaitReport<'a> {
     /// How long it waited, for the screen.
     #[serde(skip)]
     pub elapsed: Duration,
+    /// When it stopped looking, for a ticket's footer.
+    #[serde(skip)]
+    pub at: chrono::DateTime<chrono::Utc>,
 }
 
 /// What became of one deployment of `wait` with several.
@@ -32,6 +35,9 @@ pub struct WaitReport<'a> {
 pub enum WaitResult {
     Verified,
     TimedOut,
+    /// Everything left waits for dead nodes (exit 7): waiting longer
+    /// changes nothing until they return.
+    BlockedOnDeadNode,
     /// Nobody failed it: there is nothing to wait for (exit 4).
     NothingToWaitFor,
     /// It could not be read (not found, a bad id, a lost connection).
@@ -56,6 +62,10 @@ pub struct WaitItem {
     /// The exit code this one alone would give.
     #[serde(skip)]
     pub exit_code: crate::exit::ExitCode,
+    /// Its line was printed on the terminal as it was done: the report
+    /// on that terminal does not print it again.
+    #[serde(skip)]
+    pub shown: bool,
 }
 
 /// The `wait --output json` document for several deployments.
@@ -66,4 +76,7 @@ pub struct WaitAll {
     pub total: usize,
     /// The process's exit status: the most serious among the deployments.
     pub exit_code: i32,
+    /// When it stopped looking, for a ticket's footer.
+    #[serde(skip)]
+    pub at: chrono::DateTime<chrono::Utc>,
 }

@@ -75,6 +75,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
         clock_skew: Vec::new(),
         cannot_vouch: None,
         cannot_tell: Vec::new(),
+        listing: None,
     }
 }
 

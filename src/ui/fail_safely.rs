@@ -9,7 +9,7 @@ use super::markdown::{at, code, escape, footer, mark, prose};
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::sanitize::visible;
-use super::text::{fit_command, wrap};
+use super::text::{fit_command, width_of, wrap};
 use crate::model::assessment::Severity;
 use crate::model::outcome::Outcome;
 
@@ -220,7 +220,24 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         "    ",
     ));
     if not_written {
-        lines.push("Next: rerun without --dry-run; to run it unattended, add:".to_string());
+        // The command to paste, whole on its line (a reason's spaces are
+        // inside its quotes, where no line break continues a command): the
+        // same without --dry-run, which asks before it writes. Too narrow
+        // for it, in words.
+        let room = out.command_room(2);
+        let rerun = o.rerun.as_ref().map(|c| fit_command(&c.to_string(), room));
+        match rerun.filter(|c| width_of(c) <= room) {
+            Some(rerun) => {
+                lines.push(
+                    "Next: the same without --dry-run (it asks before it writes):".to_string(),
+                );
+                lines.push(format!("  {rerun}"));
+                lines.push("To run it unattended, add:".to_string());
+            }
+            None => {
+                lines.push("Next: rerun without --dry-run; to run it unattended, add:".to_string())
+            }
+        }
         lines.push(format!("  --yes --expect-path {}", o.path.as_str()));
         lines.push(format!(
             "  --expect-fingerprint {}",

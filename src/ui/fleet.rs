@@ -1,5 +1,6 @@
 //! `fleet list` on the screen.
 
+use super::OutputFormat;
 use super::output::{Output, Paint};
 use super::report::{self, Line, Report};
 use super::stuck::{clock_skew_lines, standby_line};
@@ -93,6 +94,8 @@ pub fn summary(fleet: &FleetList, out: &Output) -> String {
 }
 
 impl Report for FleetList {
+    const FORMATS: &'static [OutputFormat] = report::WITH_MARKDOWN;
+
     fn human(&self, out: &Output) -> Vec<Line> {
         let mut lines = match render(self, out) {
             Some(table) => vec![Line::Out(table), Line::Note(summary(self, out))],
@@ -112,7 +115,15 @@ impl Report for FleetList {
         lines.extend(report::warnings(out, &self.warnings));
         lines
     }
+
+    fn markdown(&self, out: &Output) -> Vec<Line> {
+        let mut lines = vec![Line::Out(markdown::fleet(self))];
+        lines.extend(report::warnings(out, &self.warnings));
+        lines
+    }
 }
+
+mod markdown;
 
 /// What the view says when no node passes the filters.
 const NOTHING: &str = "No node matches the filters.";

@@ -106,7 +106,7 @@ pub fn render(report: &StuckReport, out: &Output) -> String {
     );
     match &report.groups {
         Some(groups) => group_lines(groups, out, &mut lines),
-        None => deployment_lines(&report.deployments_stuck, out, &mut lines),
+        None => deployment_lines(report, out, &mut lines),
     }
     lines.extend(more(left_out.deployments_stuck));
     title(
@@ -174,12 +174,18 @@ fn group_lines(groups: &[StuckGroup], out: &Output, lines: &mut Vec<String>) {
     }
 }
 
-/// The stuck deployments, each with its next step.
-fn deployment_lines(rows: &[StuckDeployment], out: &Output, lines: &mut Vec<String>) {
+/// The stuck deployments, each with its next step; above a few rows, one
+/// batch command for them all instead (each row's is in the JSON).
+fn deployment_lines(report: &StuckReport, out: &Output, lines: &mut Vec<String>) {
+    let rows = &report.deployments_stuck;
     if rows.is_empty() {
         return;
     }
     lines.push(deployments_table(rows, out));
+    if let Some(listing) = report.listing.as_ref().filter(|_| rows.len() > hints::FEW) {
+        lines.extend(hints::many_lines(listing, out));
+        return;
+    }
     for d in rows {
         next_lines(
             out,

@@ -7,13 +7,14 @@ use std::time::Duration;
 
 use indicatif::ProgressBar;
 
+use super::OutputFormat;
 use super::output::{self, Output};
 use super::report::{Line, Report};
 use super::sanitize::visible;
 use super::text::stamp;
 use crate::duration::{ago, human};
 use crate::model::progress::{Blocked, Pending, Progress};
-use crate::model::wait::{WaitAll, WaitItem, WaitReport, WaitResult};
+use crate::model::wait::WaitReport;
 use crate::model::{NextCommand, short_id};
 
 fn plural(n: usize) -> &'static str {
@@ -255,11 +256,75 @@ pub fn nothing_to_wait_for_text(p: &Progress) -> String {
     )
 }
 
+/// The error when everything left waits for dead nodes (exit 7): the
+/// node, how long it has been silent, what the runbook forbids and what
+/// brings it back.
+pub fn blocked_on_node_text(p: &Progress) -> String {
+    let id = short_id(p.deployment_id);
+    let nodes: Vec<String> = p.dead_nodes().into_iter().filter_map(dead_node).collect();
+    let names = p
+        .dead_nodes()
+        .into_iter()
+        .filter_map(|b| match b {
+            Blocked::DeadNode { node_name, .. } => Some(visible(node_name).into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "deployment {} is blocked on {}: {}; its teardown completes only once {names} returns, \
+         so waiting longer changes nothing until then.\n  \
+         {FORBIDDEN}\n  \
+         next: bring {names} back (its agent returning, or the node rebooted), then rerun `{}`; \
+         to keep waiting through a reboot: `{}`",
+        p.deployment_id,
+        if nodes.len() == 1 {
+            "a dead node"
+        } else {
+            "dead nodes"
+        },
+        nodes.join("; "),
+        NextCommand::wait(&id),
+        NextCommand::wait(&id)
+            .arg("--wait-for-node")
+            .option("--timeout", "30m"),
+    )
+}
+
+/// What the runbook forbids while a teardown waits for a dead node, as the
+/// README says it ("The break-glass decision"; the tool's first lines).
+pub const FORBIDDEN: &str = "Do not release instances or allocations by hand: the runbook \
+     forbids it, and pushleft-controller never touches jobs, leases, instances or allocations \
+     by hand.";
+
+/// `node edge-07, silent 3h15m (last seen …)` for a dead node.
+pub fn dead_node(b: &Blocked) -> Option<String> {
+    match b {
+        Blocked::DeadNode {
+            node_name,
+            last_seen_at,
+            heartbeat_age_seconds,
+            ..
+        } => Some(format!(
+            "node {}, {}",
+            visible(node_name),
+            match (heartbeat_age_seconds, last_seen_at) {
+                (Some(age), Some(at)) =>
+                    format!("silent {} (last seen {})", human(*age), stamp(*at)),
+                _ => "never seen".to_string(),
+            }
+        )),
+        _ => None,
+    }
+}
+
 impl Report for WaitReport<'_> {
+    const FORMATS: &'static [OutputFormat] = super::report::WITH_MARKDOWN;
+
     /// A timeout says so as an error on stderr; JSON carries it in the
     /// document.
     fn human(&self, out: &Output) -> Vec<Line> {
-        if self.timed_out {
+        if self.error.is_some() {
             return Vec::new();
         }
         vec![Line::Out(verified_text(
@@ -268,100 +333,12 @@ impl Report for WaitReport<'_> {
             out.width,
         ))]
     }
-}
 
-/// What `wait` with several deployments shows while it polls: a bar of
-/// how many are done on a terminal, and a line for each as it is done.
-pub struct BatchBar {
-    bar: Option<ProgressBar>,
-}
-
-pub fn batch_bar(terminal: bool, len: usize) -> BatchBar {
-    let bar = terminal.then(|| {
-        let bar = ProgressBar::new(len as u64);
-        let counts = 2 * len.to_string().len() + 1;
-        bar.set_style(super::bar::style(
-            output::screen_width(),
-            "{pos}/{len} done",
-            counts + 5,
-            20,
-        ));
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
-    });
-    BatchBar { bar }
-}
-
-impl BatchBar {
-    /// One more deployment is done: its line above the bar.
-    pub fn done(&self, line: &str) {
-        match &self.bar {
-            Some(bar) => {
-                for part in line.lines() {
-                    bar.println(part);
-                }
-                bar.inc(1);
-            }
-            None => output::note(line),
-        }
-    }
-
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
+    fn markdown(&self, _out: &Output) -> Vec<Line> {
+        vec![Line::Out(markdown::one(self))]
     }
 }
 
-/// What became of one deployment, in words.
-fn result_text(item: &WaitItem) -> &'static str {
-    match item.result {
-        WaitResult::Verified => "verified",
-        WaitResult::TimedOut => "timed out",
-        WaitResult::NothingToWaitFor => "nothing to wait for",
-        WaitResult::Failed => "could not be read",
-        WaitResult::Interrupted => "interrupted",
-    }
-}
-
-/// One deployment's line: its id, what became of it, where it stands.
-pub fn item_line(item: &WaitItem, width: usize) -> String {
-    let stands = match (&item.progress, &item.error) {
-        (_, Some(error)) if item.result != WaitResult::NothingToWaitFor => {
-            visible(error).into_owned()
-        }
-        (Some(p), _) => summary(p),
-        (None, _) => String::new(),
-    };
-    let head = format!(
-        "{}  {} after {}: ",
-        item.deployment,
-        result_text(item),
-        human(item.elapsed_seconds as i64)
-    );
-    super::text::wrapped(&stands, width.saturating_sub(1), &head, "    ")
-}
-
-impl Report for WaitAll {
-    /// One line per deployment, then the count.
-    fn human(&self, out: &Output) -> Vec<Line> {
-        let mut text: Vec<String> = self
-            .deployments
-            .iter()
-            .map(|item| item_line(item, out.width))
-            .collect();
-        text.push(format!("{} of {} verified.", self.verified, self.total));
-        let next = self
-            .deployments
-            .iter()
-            .filter(|i| i.result == WaitResult::NothingToWaitFor)
-            .count();
-        let mut lines = vec![Line::Out(text.join("\n"))];
-        if next > 0 {
-            lines.push(Line::Note(format!(
-                "{next} nobody has failed: `pushleft-controller diagnose <id>` each, then fail-safely if a path applies"
-            )));
-        }
-        lines
-    }
-}
+mod batch;
+mod markdown;
+pub use batch::{BatchBar, batch_bar, dead_node_causes, dead_node_warning, item_line};

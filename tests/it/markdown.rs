@@ -162,7 +162,7 @@ fn hostile_text_cannot_break_the_report() {
 #[test]
 fn markdown_is_refused_where_there_is_no_report() {
     let db = TestDb::scenarios();
-    let run = db.run(&["fleet", "list", "--output", "markdown"]);
+    let run = db.run(&["doctor", "--output", "markdown"]);
     run.assert_code(2);
     assert!(run.stderr.contains("markdown is for"), "{}", run.stderr);
 }

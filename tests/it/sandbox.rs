@@ -190,8 +190,11 @@ pushleft-controller stuck --node edge-07 --output json > "$dir/edge-07.json"
 pushleft-controller fail-safely --from "$dir/edge-07.json" --reason "INC-7 edge-07 died" \
     --yes --output json > "$dir/batch.json"
 code=0
-pushleft-controller wait e0000001 --timeout 2s --output json > "$dir/wait.json" || code=$?
+pushleft-controller wait e0000001 --wait-for-node --timeout 2s --output json > "$dir/wait.json" || code=$?
 [ "$code" = 6 ] || exit 20
+code=0
+pushleft-controller wait e0000001 --output json > "$dir/blocked.json" || code=$?
+[ "$code" = 7 ] || exit 21
 pushleft-controller history --reason-contains inc-7 --output json > "$dir/history.json"
 "#;
 
@@ -210,6 +213,7 @@ fn the_big_incident_walkthrough_works_as_the_readme_says() {
         waited["blocked"].to_string().contains("edge-07"),
         "the teardown waits for edge-07: {waited:#}"
     );
+    assert_eq!(read("blocked.json")["state"], "blocked_on_dead_node");
     let history = read("history.json");
     assert_eq!(history["actions"].as_array().map(Vec::len), Some(41));
 }

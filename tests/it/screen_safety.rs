@@ -162,7 +162,15 @@ fn no_planted_byte_reaches_the_terminal_and_json_keeps_them_exact() {
     );
     let wait = table(
         &db,
-        &["wait", "d0000003", "--timeout", "1s", "--interval", "200ms"],
+        &[
+            "wait",
+            "d0000003",
+            "--wait-for-node",
+            "--timeout",
+            "1s",
+            "--interval",
+            "200ms",
+        ],
     );
     wait.assert_code(6);
     assert_screen_safe("wait", &wait);

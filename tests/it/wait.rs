@@ -145,7 +145,15 @@ fn wait_times_out_on_the_dead_node_and_says_so_early() {
     .unwrap();
     let before = db.dump();
     let started = Instant::now();
-    let run = db.run(&["wait", &id, "--timeout", "2s", "--interval", "200ms"]);
+    let run = db.run(&[
+        "wait",
+        &id,
+        "--wait-for-node",
+        "--timeout",
+        "2s",
+        "--interval",
+        "200ms",
+    ]);
     run.assert_code(6);
     assert!(started.elapsed() < Duration::from_secs(15));
     let early = run

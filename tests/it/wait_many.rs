@@ -128,8 +128,9 @@ fn after_a_batch_its_next_step_waits_for_what_it_wrote() {
         text.stdout
     );
 
-    // Both teardowns wait for the dead node: both time out (6). The
-    // batch's own JSON names them too.
+    // Both teardowns wait for the dead node: kept waiting through its
+    // reboot (--wait-for-node), both time out (6). The batch's own JSON
+    // names them too.
     let mut report = tempfile::NamedTempFile::new().unwrap();
     report.write_all(batch.stdout.as_bytes()).unwrap();
     for from in [path, report.path().to_str().unwrap()] {
@@ -137,6 +138,7 @@ fn after_a_batch_its_next_step_waits_for_what_it_wrote() {
             "wait",
             "--from",
             from,
+            "--wait-for-node",
             "--timeout",
             "1s",
             "--interval",

@@ -25,6 +25,16 @@ fn complete(
     mut outcome: Outcome,
 ) -> Result<Outcome> {
     if outcome.dry_run && !outcome.replayed {
+        let mut rerun = NextCommand::new(Subcommand::FailSafely)
+            .arg(outcome.deployment_id)
+            .option("--reason", &request.reason);
+        if let Some(key) = &args.idempotency_key {
+            rerun = rerun.option("--idempotency-key", key);
+        }
+        if let Some(role) = &args.role {
+            rerun = rerun.option("--role", role);
+        }
+        outcome.rerun = Some(rerun);
         let mut command = NextCommand::new(Subcommand::FailSafely)
             .arg(outcome.deployment_id)
             .option("--reason", &request.reason)

@@ -11,7 +11,7 @@ use anyhow::Result;
 use crate::cli::WaitArgs;
 use crate::db::session::Session;
 use crate::decide::batch::batch_code;
-use crate::decide::{self, Policy};
+use crate::decide::{self, Policy, Progress, ProgressState};
 use crate::exit::{self, ExitCode};
 use crate::model::wait::{WaitAll, WaitItem, WaitResult};
 use crate::ops::{Context, assess, batch_file};
@@ -43,6 +43,7 @@ pub fn all(ctx: &Context, args: &WaitArgs) -> Result<AllFollowed> {
         total: items.len(),
         exit_code: code.as_i32(),
         deployments: items,
+        at: chrono::Utc::now(),
     };
     Ok(AllFollowed { report, code })
 }
@@ -76,15 +77,20 @@ fn follow_all(
     let started = Instant::now();
     let bar = ui::wait::batch_bar(std::io::stderr().is_terminal(), ids.len());
     let mut outstanding: Vec<Outstanding> = ids.iter().map(|id| Outstanding::new(id)).collect();
+    let mut warned = Vec::new();
     loop {
         for one in outstanding.iter_mut().filter(|o| o.done.is_none()) {
             if crate::interrupt::interrupted() {
                 break;
             }
             one.look(ctx, session, &policy, started);
-            if let Some(item) = &one.done {
-                bar.done(&ui::wait::item_line(item, ctx.output.width));
+            if let Some(item) = &mut one.done {
+                item.shown = bar.done(&ui::wait::item_line(item, ctx.output.width));
             }
+        }
+        warn_dead_nodes(&bar, ctx.output.width, &outstanding, &mut warned);
+        if !args.wait_for_node {
+            all_blocked(&mut outstanding, started.elapsed());
         }
         let waiting = outstanding.iter().any(|o| o.done.is_none());
         if !waiting || crate::interrupt::interrupted() || started.elapsed() >= args.timeout {
@@ -101,12 +107,53 @@ fn follow_all(
         .collect()
 }
 
+/// Each dead node the outstanding deployments wait for, once: how many
+/// wait for it, above the bar as soon as it is seen.
+fn warn_dead_nodes(
+    bar: &ui::wait::BatchBar,
+    width: usize,
+    outstanding: &[Outstanding],
+    warned: &mut Vec<String>,
+) {
+    let waiting = outstanding.iter().filter(|o| o.done.is_none());
+    let lasts: Vec<&Progress> = waiting.filter_map(|o| o.last.as_ref()).collect();
+    for cause in ui::wait::dead_node_causes(&lasts) {
+        if !warned.contains(&cause.node) {
+            bar.note(&ui::wait::dead_node_warning(&cause, width));
+            warned.push(cause.node);
+        }
+    }
+}
+
+/// When everything still outstanding waits for dead nodes, waiting longer
+/// changes nothing until they return: each is done, blocked (exit 7).
+fn all_blocked(outstanding: &mut [Outstanding], at: Duration) {
+    let mut left = outstanding.iter().filter(|o| o.done.is_none()).peekable();
+    let blocked = |o: &Outstanding| {
+        o.last
+            .as_ref()
+            .is_some_and(|p| p.state == ProgressState::BlockedOnDeadNode)
+    };
+    if left.peek().is_none() || !left.all(blocked) {
+        return;
+    }
+    for one in outstanding.iter_mut().filter(|o| o.done.is_none()) {
+        let item = one.item(
+            WaitResult::BlockedOnDeadNode,
+            ExitCode::WaitBlocked,
+            None,
+            at,
+        );
+        one.done = Some(item);
+    }
+}
+
 /// One deployment being followed: its id (resolved after the first look),
 /// its last progress, and its item once done.
 struct Outstanding {
     given: String,
     id: String,
-    last: Option<crate::model::progress::Progress>,
+    last: Option<Progress>,
     done: Option<WaitItem>,
 }
 
@@ -134,6 +181,7 @@ impl Outstanding {
             elapsed_seconds: at.as_secs(),
             error,
             exit_code: code,
+            shown: false,
         }
     }
 

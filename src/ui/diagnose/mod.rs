@@ -106,7 +106,9 @@ pub fn verdict_lines(out: &Output, d: &DiagnoseReport) -> Vec<String> {
 fn headline_lines(out: &Output, verdict: &Verdict) -> Vec<String> {
     let paint = match verdict.path {
         BreakGlassPath::OperatorFailed | BreakGlassPath::TeardownRequested => Paint::Bad,
-        BreakGlassPath::None if !verdict.decidable => Paint::Warn,
+        BreakGlassPath::None if !verdict.decidable || !verdict.blocked_on_nodes.is_empty() => {
+            Paint::Warn
+        }
         BreakGlassPath::None => Paint::Good,
     };
     wrap(&visible(&verdict.headline), out.width, "VERDICT ", "  ")

@@ -19,6 +19,35 @@ pub fn hint(report: &StuckReport) -> Option<String> {
     })
 }
 
+/// Up to this many stuck deployments, each gets its own next command on
+/// the screen (a row and its command's lines each: one 24-line screen);
+/// more get one batch command (README, "A big incident").
+pub(super) const FEW: usize = 8;
+
+/// The one batch command for many stuck deployments (README, "A big
+/// incident"): the scan's JSON piped into fail-safely --from -, which
+/// plans them all and asks once, on the terminal.
+pub(super) fn many_lines(listing: &NextCommand, out: &Output) -> Vec<String> {
+    let act = NextCommand::new(Subcommand::FailSafely)
+        .option("--from", "-")
+        .arg("--reason")
+        .placeholder("ticket and reason");
+    let mut lines = wrap(
+        "next, for them all as one batch (one plan, asked once; each row's own command is in \
+         -o json):",
+        out.width,
+        "  ",
+        "    ",
+    );
+    let command = format!("{listing} -o json | {act}");
+    lines.extend(
+        command_lines(&command, out.command_room(4))
+            .into_iter()
+            .map(|l| format!("    {l}")),
+    );
+    lines
+}
+
 /// For a grouped scan, the batch workflow (README, "A big incident"): save
 /// the largest group's list, then plan it with fail-safely --from; each
 /// command on lines of its own, never split.

@@ -126,7 +126,20 @@ fn wait_documents_every_key_it_prints() {
             code,
         )
     };
-    let dead_node = wait(3, 6);
+    // Kept waiting through the node's reboot: it times out (6).
+    let dead_node = json(
+        &db,
+        &[
+            "wait",
+            &scenario(3),
+            "--wait-for-node",
+            "--timeout",
+            "1s",
+            "--interval",
+            "200ms",
+        ],
+        6,
+    );
     let attachment = wait(4, 0);
     assert_eq!(
         dead_node["blocked"][0]["kind"], "dead_node",
