@@ -14,7 +14,7 @@
 pub use super::layout::Cell;
 use super::layout::{GAP, Layout};
 use super::output::{Output, Paint};
-use super::text::{command_lines, width_of, wrapped};
+use super::text::{command_lines, cut_at_word, width_of, wrapped};
 
 /// How a column may give way when the screen is narrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,7 +256,7 @@ impl Table {
 /// blanks (never inside a word: an id, a time).
 fn record_lines(fit: Fit, text: &str, room: usize) -> Vec<String> {
     match fit {
-        Fit::Shrink => vec![console::truncate_str(text, room, "…").into_owned()],
+        Fit::Shrink => vec![cut_at_word(text, room).into_owned()],
         Fit::Command => command_lines(text, room),
         Fit::Whole => {
             let mut lines: Vec<String> = Vec::new();

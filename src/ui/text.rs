@@ -145,21 +145,82 @@ fn words(text: &str) -> Vec<String> {
     words
 }
 
-/// A word wider than `room` (free text from the database: an id or a
-/// command is never that wide) cut into pieces that fit.
+/// Whether `c` belongs inside a word: letters, digits and the joiners of
+/// an id or a name (`edge-07`, `teardown_requested`, a UUID). Anything else
+/// (a blank, `.`, `/`, `:`, `,`, a quote, a brace) stands between words, and
+/// text is only ever broken or cut there (README, "Output and exit codes").
+pub fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '-' || c == '_'
+}
+
+/// The byte offsets where `text` may be broken or cut without splitting a
+/// word: every offset that does not fall between two word characters.
+fn breaks(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let mut previous: Option<char> = None;
+    text.char_indices()
+        .filter_map(move |(i, c)| {
+            let inside = previous.is_some_and(is_word_char) && is_word_char(c);
+            previous = Some(c);
+            (i > 0 && !inside).then_some(i)
+        })
+        .chain(std::iter::once(text.len()))
+}
+
+/// `text` cut to at most `width` columns with `…`, only between words
+/// (`health check…`, never `health ch…`). A text that fits is returned
+/// as it is; one whose first word is already too wide becomes `…` alone.
+pub fn cut_at_word(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
+    if width_of(text) <= width {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let room = width.saturating_sub(1);
+    let end = breaks(text)
+        .take_while(|&i| width_of(&text[..i]) <= room)
+        .filter(|&i| !text[..i].trim_end().is_empty())
+        .last()
+        .unwrap_or(0);
+    let kept = text[..end].trim_end();
+    let kept = kept.strip_suffix([',', ';', ':']).unwrap_or(kept);
+    std::borrow::Cow::Owned(format!("{}…", kept.trim_end()))
+}
+
+/// A word wider than `room` (a path, a JSON payload, a setting) broken
+/// into pieces that fit, each ending between two words (after a `/`, a
+/// `,`, a `.`); only a run of word characters wider than `room` itself is
+/// broken inside (no id, fingerprint or command is that wide).
 fn pieces(word: String, room: usize) -> Vec<String> {
     if width_of(&word) <= room || word.starts_with('`') {
         return vec![word];
     }
-    let mut pieces = vec![String::new()];
-    for c in word.chars() {
-        let last = pieces.last_mut().expect("one piece at least");
-        if width_of(last) + console::measure_text_width(c.encode_utf8(&mut [0; 4])) > room {
-            pieces.push(String::new());
-        }
-        pieces.last_mut().expect("one piece at least").push(c);
+    let mut pieces = Vec::new();
+    let mut rest = word.as_str();
+    while width_of(rest) > room {
+        let end = breaks(rest)
+            .take_while(|&i| width_of(&rest[..i]) <= room)
+            .last()
+            .filter(|&i| i > 0)
+            .unwrap_or_else(|| hard_end(rest, room));
+        pieces.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    if !rest.is_empty() {
+        pieces.push(rest.to_string());
     }
     pieces
+}
+
+/// The end of the longest start of `text` that fits `room` columns, in
+/// whole characters (at least one).
+fn hard_end(text: &str, room: usize) -> usize {
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        let next = i + c.len_utf8();
+        if end > 0 && width_of(&text[..next]) > room {
+            break;
+        }
+        end = next;
+    }
+    end
 }
 
 /// Wraps `text` to `width` columns: the first line starts with `first`, the
