@@ -255,6 +255,52 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
     lines
 }
 
+/// The last net for a screen of `width` columns (README, "Output and
+/// exit codes"): each line of `text` wider than that is wrapped at its
+/// blanks under its own indent and two more; a line that holds a command
+/// to copy (`Next: pushleft-controller …`) is continued between the
+/// command's arguments with ` \` instead ([`command_lines`]). Lines that fit
+/// (every table's do) are left as they are.
+pub fn fitted(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
+    if text.lines().all(|line| width_of(line) <= width) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<String> = text
+        .split('\n')
+        .flat_map(|line| fitted_line(line, width))
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
+/// One line for [`fitted`].
+fn fitted_line(line: &str, width: usize) -> Vec<String> {
+    if width_of(line) <= width {
+        return vec![line.to_string()];
+    }
+    let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+    let body = &line[indent.len()..];
+    let command_at = body
+        .find("pushleft-controller ")
+        .filter(|&at| !body[..at].contains('`') && (at == 0 || body[..at].ends_with(' ')));
+    if let Some(at) = command_at {
+        let head = format!("{indent}{}", &body[..at]);
+        let lead = " ".repeat(width_of(&head));
+        let room = width.saturating_sub(lead.len()).max(1);
+        return command_lines(&body[at..], room)
+            .into_iter()
+            .enumerate()
+            .map(|(n, part)| {
+                if n == 0 {
+                    format!("{head}{part}")
+                } else {
+                    format!("{lead}{part}")
+                }
+            })
+            .collect();
+    }
+    wrap(body, width, &indent, &format!("{indent}  "))
+}
+
 /// [`wrap`] joined into one string.
 pub fn wrapped(text: &str, width: usize, first: &str, rest: &str) -> String {
     wrap(text, width, first, rest).join("\n")

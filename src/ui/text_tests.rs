@@ -108,3 +108,23 @@ fn a_word_wider_than_a_line_breaks_between_its_parts() {
     assert!(lines.iter().all(|l| width_of(l) <= 40), "{lines:#?}");
     assert_eq!(lines[1], "idle_in_transaction_session_timeout=1min");
 }
+
+#[test]
+fn the_last_net_wraps_prose_and_continues_a_command_between_arguments() {
+    let summary = "41 deployments: 0 applied, 0 already done, 0 refused, 0 failed, 0 not run (41 planned; dry run, nothing written)";
+    let lines: Vec<String> = fitted(summary, 80).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "41 deployments: 0 applied, 0 already done, 0 refused, 0 failed, 0 not run (41",
+            "  planned; dry run, nothing written)",
+        ]
+    );
+    let next =
+        "Next: pushleft-controller fail-safely --from edge-07.json --reason 'INC-7 edge-07 died'";
+    assert_eq!(
+        fitted(next, 60),
+        "Next: pushleft-controller fail-safely --from edge-07.json \\\n        --reason 'INC-7 edge-07 died'"
+    );
+    assert_eq!(fitted("fits", 60), "fits");
+}
