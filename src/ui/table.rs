@@ -36,6 +36,9 @@ pub struct Column {
     /// 0: always shown; otherwise dropped when the screen is too narrow,
     /// the highest rank first.
     pub drop: u8,
+    /// A `Shrink` column keeps at least this many columns of its text
+    /// (`MIN_SHRUNK` unless set with [`Column::floor`]).
+    pub floor: usize,
 }
 
 /// A column that is always shown and never cut.
@@ -44,6 +47,7 @@ pub fn col(header: &'static str) -> Column {
         header,
         fit: Fit::Whole,
         drop: 0,
+        floor: MIN_SHRUNK,
     }
 }
 
@@ -62,6 +66,12 @@ impl Column {
             fit: Fit::Command,
             ..self
         }
+    }
+
+    /// Free text cut to no fewer than `floor` columns (history's approval
+    /// keeps `SELF-APPROVED` whole, its operator gives way to it).
+    pub fn floor(self, floor: usize) -> Column {
+        Column { floor, ..self }
     }
 
     /// Left out on a narrow screen (higher ranks first).
@@ -161,7 +171,10 @@ impl Table {
         // The widest free text gives way first, a column at a time, so
         // that two of them (history's operator and reason) share the room.
         let floors: Vec<usize> = (0..widths.len())
-            .map(|i| widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header))))
+            .map(|i| {
+                let column = &self.columns[i];
+                widths[i].min(column.floor.max(width_of(column.header)))
+            })
             .collect();
         while total(&shown, &widths) > width {
             let widest = shown

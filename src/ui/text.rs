@@ -179,9 +179,11 @@ pub fn cut_at_word(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
         .filter(|&i| !text[..i].trim_end().is_empty())
         .last()
         .unwrap_or(0);
-    let kept = text[..end].trim_end();
-    let kept = kept.strip_suffix([',', ';', ':']).unwrap_or(kept);
-    std::borrow::Cow::Owned(format!("{}…", kept.trim_end()))
+    // Nothing left dangling before the `…`: a blank, an opening bracket
+    // or quote, a separator.
+    let kept =
+        text[..end].trim_end_matches([' ', ',', ';', ':', '(', '[', '{', '"', '\'', '·', '—']);
+    std::borrow::Cow::Owned(format!("{kept}…"))
 }
 
 /// A word wider than `room` (a path, a JSON payload, a setting) broken
