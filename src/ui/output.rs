@@ -308,8 +308,15 @@ pub fn warn(text: &str) {
 /// A line for the human on stderr. Errors writing to stderr are ignored:
 /// there is nowhere left to report them. Colour sequences the caller
 /// painted survive; anything else unsafe is made visible.
-/// Held to the screen's width (the last net, `text::fitted`).
+/// Held to the screen's width (the last net, `text::fitted`) on a
+/// screen; in a log (stderr redirected, no COLUMNS) a long line stays one
+/// line, which greps better (as `failure::report` does).
 pub fn note(text: &str) {
-    let text = super::text::fitted(text, screen_width());
+    let screen = io::stderr().is_terminal() || std::env::var_os("COLUMNS").is_some();
+    let text = if screen {
+        super::text::fitted(text, screen_width())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(&text, true));
 }

@@ -167,7 +167,7 @@ pub fn apply_text(
     lines.extend(warning_lines(plan).iter().map(|w| format!("! {w}")));
     lines.extend(head(out, plan, Some(now)));
     lines.push(format!("  applying {}", super::target::describe(here)));
-    lines.join("\n")
+    super::text::fitted(&lines.join("\n"), out.width).into_owned()
 }
 
 /// `-o markdown`: the plan for the ticket, with the command that applies

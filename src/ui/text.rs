@@ -142,7 +142,39 @@ fn words(text: &str) -> Vec<String> {
     if !word.is_empty() {
         words.push(word);
     }
-    words
+    // A time is one word: `2026-12-02 02:21Z` never breaks at its blank.
+    let mut joined: Vec<String> = Vec::with_capacity(words.len());
+    for word in words {
+        match joined.last_mut() {
+            Some(date) if ends_with_date(date) && starts_with_clock(&word) => {
+                date.push(' ');
+                date.push_str(&word);
+            }
+            _ => joined.push(word),
+        }
+    }
+    joined
+}
+
+/// `…2026-12-02`: a word that ends with a date.
+fn ends_with_date(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 10 && {
+        let d = &b[b.len() - 10..];
+        d.iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            _ => c.is_ascii_digit(),
+        })
+    }
+}
+
+/// `02:21Z…`: a word that starts with a time of day.
+fn starts_with_clock(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 5
+        && b[..2].iter().all(u8::is_ascii_digit)
+        && b[2] == b':'
+        && b[3..5].iter().all(u8::is_ascii_digit)
 }
 
 /// Whether `c` belongs inside a word: letters, digits and the joiners of

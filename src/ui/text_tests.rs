@@ -128,3 +128,20 @@ fn the_last_net_wraps_prose_and_continues_a_command_between_arguments() {
     );
     assert_eq!(fitted("fits", 60), "fits");
 }
+
+#[test]
+fn a_time_never_breaks_at_its_blank() {
+    let lines = wrap(
+        "deployment d0000002 · teardown_queued · read at 2026-12-02 02:21:01Z",
+        52,
+        "",
+        "  ",
+    );
+    assert_eq!(
+        lines,
+        vec![
+            "deployment d0000002 · teardown_queued · read at",
+            "  2026-12-02 02:21:01Z"
+        ]
+    );
+}

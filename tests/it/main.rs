@@ -50,3 +50,4 @@ mod wait;
 mod wait_many;
 mod watch;
 mod without_indexes;
+mod words;
