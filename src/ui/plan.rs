@@ -145,9 +145,9 @@ fn deployment_lines(out: &Output, plan: &Plan) -> Vec<String> {
     let mut lines = vec![table.render(out)];
     for l in &plan.left_out {
         lines.push(format!(
-            "{}  left out ({}): {}",
-            visible(&l.deployment),
+            "left out ({}): {}: {}",
             visible(&l.result),
+            visible(&l.deployment),
             visible(&l.why)
         ));
     }

@@ -266,24 +266,51 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
     let mut line = first.to_string();
     let mut empty = true;
     let room = width.saturating_sub(width_of(rest)).max(1);
-    let words = words(text).into_iter().flat_map(|word| {
-        if word.starts_with('`') {
-            vec![fit_command(&word, room)]
+    for word in words(text) {
+        let word = if word.starts_with('`') {
+            fit_command(&word, room)
         } else {
-            pieces(word, room)
+            word
+        };
+        let mut word = word.as_str();
+        let left = width.saturating_sub(width_of(&line) + 1);
+        // A long token (a path, a payload) that does not fit the rest of
+        // the line fills it up to a break between its parts rather than
+        // leave the line half empty; a short word moves on whole.
+        if !empty
+            && !word.starts_with('`')
+            && width_of(word) > left
+            && width_of(word) * 3 > room * 2
+        {
+            if let Some(end) = breaks(word)
+                .take_while(|&i| width_of(&word[..i]) <= left)
+                .last()
+                .filter(|&i| i > 0 && i < word.len())
+            {
+                line.push(' ');
+                line.push_str(&word[..end]);
+                word = &word[end..];
+                lines.push(std::mem::replace(&mut line, rest.to_string()));
+                empty = true;
+            }
         }
-    });
-    for word in words {
-        let needed = width_of(&word) + usize::from(!empty);
-        if !empty && width_of(&line) + needed > width {
-            lines.push(std::mem::replace(&mut line, rest.to_string()));
-            empty = true;
+        let parts = if word.starts_with('`') {
+            vec![word.to_string()]
+        } else {
+            pieces(word.to_string(), room)
+        };
+        for part in parts {
+            let needed = width_of(&part) + usize::from(!empty);
+            if !empty && width_of(&line) + needed > width {
+                lines.push(std::mem::replace(&mut line, rest.to_string()));
+                empty = true;
+            }
+            if !empty {
+                line.push(' ');
+            }
+            line.push_str(&part);
+            empty = false;
         }
-        if !empty {
-            line.push(' ');
-        }
-        line.push_str(&word);
-        empty = false;
     }
     lines.push(line);
     lines
