@@ -94,9 +94,9 @@ fn a_word_wider_than_a_line_breaks_between_its_parts() {
     assert_eq!(
         lines,
         vec![
-            "host",
-            "/tmp/pushleft-pg-6suIrH:",
-            "5432/sandbox as postgres"
+            "host /tmp/",
+            "pushleft-pg-6suIrH:5432/",
+            "sandbox as postgres"
         ]
     );
     let lines = wrap(
