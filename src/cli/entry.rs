@@ -40,10 +40,7 @@ fn parse() -> Result<Cli, i32> {
         .var(complete::VAR)
         .shells(complete::shells::SHELLS)
         .complete();
-    // clap's help and errors wrapped to the width every other output uses
-    // (COLUMNS, else the terminal's), at most 100 columns as before.
-    let width = ui::output::screen_width().min(100);
-    let mut matches = match command().term_width(width).try_get_matches() {
+    let mut matches = match command().try_get_matches() {
         Ok(matches) => matches,
         Err(err) if line::wants_json_version(&err) => {
             let _ = ui::print_json(&VERSION);

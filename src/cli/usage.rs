@@ -80,7 +80,8 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
 
 /// clap's error wrapped to the screen at its blanks, each line continued
 /// under its own indent (clap leaves its usage line and its suggestions
-/// as long as they are); coloured as clap colours it on a terminal.
+/// as long as they are; its help it wraps itself, to COLUMNS or the
+/// terminal's width); coloured as clap colours it on a terminal.
 fn fitted(err: &clap::Error) -> String {
     use std::io::IsTerminal;
     let rendered = err.render();
@@ -90,7 +91,14 @@ fn fitted(err: &clap::Error) -> String {
     } else {
         rendered.to_string()
     };
-    let width = crate::ui::output::screen_width();
+    // On a screen its width; in a log (stderr redirected, no COLUMNS) one
+    // line a sentence, as every error (`ui::failure::report`).
+    let screen = std::io::stderr().is_terminal() || std::env::var_os("COLUMNS").is_some();
+    let width = if screen {
+        crate::ui::output::screen_width()
+    } else {
+        usize::MAX
+    };
     text.trim_end()
         .lines()
         .map(|line| {
