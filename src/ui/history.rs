@@ -33,7 +33,8 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
     columns.extend([
         // When (the time and its age), who and why are what the review
         // is for: never dropped; the action and the status now go first
-        // on a narrow screen. Who and why are cut (at a word), the
+        // on a narrow screen. Who and why are cut (at a word: the
+        // operator first, then the approval, the reason last), the
         // approval no shorter than `SELF-APPROVED…`, its operator as
         // short as `root@vm…` and the reason as `INC-4712…` so that all
         // fit 80 columns.
@@ -41,8 +42,8 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         col("ago"),
         col("deployment"),
         col("action").drop(2),
-        col("by").shrink().floor(10),
-        col("approval").shrink().floor(14),
+        col("by").shrink().floor(10).yields(2),
+        col("approval").shrink().floor(14).yields(1),
         col("now").drop(3),
         col("reason").shrink().floor(10),
     ]);

@@ -39,6 +39,9 @@ pub struct Column {
     /// A `Shrink` column keeps at least this many columns of its text
     /// (`MIN_SHRUNK` unless set with [`Column::floor`]).
     pub floor: usize,
+    /// Among `Shrink` columns, a higher rank is cut first (down to its
+    /// floor) before a lower one is cut at all ([`Column::yields`]).
+    pub yields: u8,
 }
 
 /// A column that is always shown and never cut.
@@ -48,6 +51,7 @@ pub fn col(header: &'static str) -> Column {
         fit: Fit::Whole,
         drop: 0,
         floor: MIN_SHRUNK,
+        yields: 0,
     }
 }
 
@@ -72,6 +76,12 @@ impl Column {
     /// keeps `SELF-APPROVED` whole, its operator gives way to it).
     pub fn floor(self, floor: usize) -> Column {
         Column { floor, ..self }
+    }
+
+    /// Cut before the free text of a lower rank (history's operator
+    /// before its reason).
+    pub fn yields(self, yields: u8) -> Column {
+        Column { yields, ..self }
     }
 
     /// Left out on a narrow screen (higher ranks first).
@@ -195,8 +205,8 @@ impl Table {
             .max(1)
     }
 
-    /// Free text gives way until the shown columns fit `width`: the widest
-    /// first, a word at a time, so that two of them (history's operator
+    /// Free text gives way until the shown columns fit `width`: the
+    /// highest [`Column::yields`] first, then the widest, a word at a time, so that two of them (history's operator
     /// and reason) share the room; then what a cut at a word left over
     /// goes back, the rightmost column first (the reason, the error).
     fn shrink(&self, shown: &[usize], widths: &mut [usize], width: usize, headers: bool) {
@@ -216,7 +226,7 @@ impl Table {
                 .iter()
                 .copied()
                 .filter(|&i| shrinkable(i) && widths[i] > floors[i])
-                .max_by_key(|&i| (widths[i], i));
+                .max_by_key(|&i| (self.columns[i].yields, widths[i], i));
             let Some(i) = widest else { break };
             widths[i] = self
                 .cut_width(i, widths[i] - 1, headers)
