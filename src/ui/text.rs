@@ -281,18 +281,16 @@ pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
             && !word.starts_with('`')
             && width_of(word) > left
             && width_of(word) * 3 > room * 2
-        {
-            if let Some(end) = breaks(word)
+            && let Some(end) = breaks(word)
                 .take_while(|&i| width_of(&word[..i]) <= left)
                 .last()
                 .filter(|&i| i > 0 && i < word.len())
-            {
-                line.push(' ');
-                line.push_str(&word[..end]);
-                word = &word[end..];
-                lines.push(std::mem::replace(&mut line, rest.to_string()));
-                empty = true;
-            }
+        {
+            line.push(' ');
+            line.push_str(&word[..end]);
+            word = &word[end..];
+            lines.push(std::mem::replace(&mut line, rest.to_string()));
+            empty = true;
         }
         let parts = if word.starts_with('`') {
             vec![word.to_string()]
