@@ -81,10 +81,8 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
         return err.exit_code();
     }
     match &instead {
-        Some(sentence) => crate::ui::note(&format!("error: {sentence}")),
-        None => {
-            let _ = err.print();
-        }
+        Some(sentence) => crate::ui::output::warn(&format!("error: {sentence}")),
+        None => crate::ui::note(&fitted(&err)),
     }
     if json_output(requested_in_args(&args)) {
         let rendered = instead.unwrap_or_else(|| err.render().to_string());
@@ -107,6 +105,42 @@ pub fn report_clap_error(err: clap::Error, instead: Option<String>) -> i32 {
         });
     }
     ExitCode::Usage.as_i32()
+}
+
+/// clap's error wrapped to the screen at its blanks, each line continued
+/// under its own indent (clap leaves its usage line and its suggestions
+/// as long as they are; its help it wraps itself, to COLUMNS or the
+/// terminal's width); coloured as clap colours it on a terminal.
+fn fitted(err: &clap::Error) -> String {
+    use std::io::IsTerminal;
+    let rendered = err.render();
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let text = if std::io::stderr().is_terminal() && !no_color {
+        rendered.ansi().to_string()
+    } else {
+        rendered.to_string()
+    };
+    // On a screen its width; in a log (stderr redirected, no COLUMNS) one
+    // line a sentence, as every error (`ui::failure::report`).
+    let screen = std::io::stderr().is_terminal() || std::env::var_os("COLUMNS").is_some();
+    let width = if screen {
+        crate::ui::output::screen_width()
+    } else {
+        usize::MAX
+    };
+    text.trim_end()
+        .lines()
+        .map(|line| {
+            let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+            let rest = if line.trim_start().starts_with("Usage:") {
+                " ".repeat(7)
+            } else {
+                format!("{indent}  ")
+            };
+            crate::ui::text::wrapped(line.trim_start(), width, &indent, &rest)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

@@ -63,6 +63,23 @@ pub struct PlannedDeployment {
     pub new_status: String,
     pub idempotency_key: String,
     pub event: PlannedEvent,
+    /// What the approver is to know before saying yes: the dry run's
+    /// findings of [`PLAN_WARNINGS`] (a teardown that waits for a dead
+    /// node, reservations the reaper will not release). Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<PlanWarning>,
+}
+
+/// The findings a plan carries for its approver (README, "Two-person
+/// break-glass").
+pub const PLAN_WARNINGS: &[&str] = &["teardown_waits_for_node", "reservations_blocked"];
+
+/// One finding of a planned deployment's dry run, as it said it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlanWarning {
+    pub code: String,
+    pub message: String,
 }
 
 /// A deployment of the batch that is not in the plan, and why.

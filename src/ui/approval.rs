@@ -37,3 +37,20 @@ pub fn approval(a: &OperatorAction) -> String {
         )
     }
 }
+
+/// [`approval`] for a narrow table, the approver first so that a cut
+/// keeps them: `bob (ops) approved, asked by alice (ops) (plan-…)`;
+/// `SELF-APPROVED …` as there.
+pub fn approver_first(a: &OperatorAction) -> String {
+    match &a.audit.approval {
+        Some(x) if !x.self_approved => format!(
+            "{} ({}) approved, asked by {} ({}) ({})",
+            visible(x.approver.os_user.as_deref().unwrap_or("?")),
+            visible(x.approver.session_user.as_deref().unwrap_or("?")),
+            visible(x.requester.os_user.as_deref().unwrap_or("?")),
+            visible(x.requester.session_user.as_deref().unwrap_or("?")),
+            visible(x.plan_id.as_deref().unwrap_or("no plan"))
+        ),
+        _ => approval(a),
+    }
+}

@@ -45,7 +45,14 @@ pub fn render(report: &DoctorReport, output: &Output, target: &str) -> String {
         } else {
             visible(&check.detail)
         };
-        if inline {
+        // A detail with a word too wide for the room beside the names (a
+        // constraint's name, a setting) goes under its name instead,
+        // where that word fits whole.
+        let room = output.width.saturating_sub(width + 10);
+        let fits = detail
+            .split(' ')
+            .all(|word| super::text::width_of(word) <= room);
+        if inline && fits {
             let head = format!("  {status}  {:width$}  ", check.name);
             let indent = " ".repeat(width + 10);
             // `wrap` measures the painted head by its visible width.

@@ -31,17 +31,21 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
     let regions = history.actions.iter().any(|a| a.region.is_some());
     let mut columns = vec![col("region")];
     columns.extend([
-        // On a narrow screen the age stays, shorter than the stamp: the
-        // room goes to who and why.
-        col("when").drop(2),
-        col("ago").drop(1),
+        // When (the time and its age), who and why are what the review
+        // is for: never dropped; the action and the status now go first
+        // on a narrow screen. Who and why are cut (at a word: the
+        // operator first, then the approval, the reason last), the
+        // approval no shorter than `SELF-APPROVED…`, its operator as
+        // short as `root@vm…` and the reason as `INC-4712…` so that all
+        // fit 80 columns.
+        col("when"),
+        col("ago"),
         col("deployment"),
-        col("action"),
-        // Who and why are what the review is for: cut, never dropped.
-        col("by").shrink(),
-        col("approval").shrink(),
+        col("action").drop(2),
+        col("by").shrink().floor(10).yields(2),
+        col("approval").shrink().floor(14).yields(1),
         col("now").drop(3),
-        col("reason").shrink(),
+        col("reason").shrink().floor(10),
     ]);
     // The approval column only when an action has one (a plan applied, or
     // a write alone): then it is never dropped.
@@ -68,7 +72,12 @@ pub fn render(history: &History, out: &Output) -> Option<String> {
         ]);
         if approvals {
             let alone = a.audit.approval.as_ref().is_some_and(|x| x.self_approved);
-            cells.push(Cell::new(super::approval::approval(a)).paint_if(alone, Paint::Bad));
+            let text = if out.wide {
+                super::approval::approval(a)
+            } else {
+                super::approval::approver_first(a)
+            };
+            cells.push(Cell::new(text).paint_if(alone, Paint::Bad));
         }
         cells.extend([
             Cell::new(&a.status_now),

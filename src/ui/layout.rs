@@ -13,7 +13,7 @@ use comfy_table::{ColumnConstraint, Row, Width};
 
 use super::output::{Output, Paint};
 use super::sanitize::visible;
-use super::text::width_of;
+use super::text::{cut_at_word, width_of};
 
 /// Gap between columns: comfy-table's right padding of each column (the
 /// last column's is trimmed with the other trailing blanks).
@@ -83,7 +83,7 @@ impl Layout {
     /// The cell of column `i` cut to its column's width (only a `Shrink`
     /// column is ever narrower than its text).
     fn cut<'a>(&self, i: usize, cell: &'a Cell) -> Cow<'a, str> {
-        console::truncate_str(&cell.text, self.widths[i], "…")
+        cut_at_word(&cell.text, self.widths[i])
     }
 
     /// comfy-table's row: the shown cells cut, the hidden ones left empty

@@ -151,8 +151,15 @@ impl Output {
     }
 
     /// Writes text to stdout, through the sanitizer's last net.
+    /// A table's text for a human is held to the screen's width (the
+    /// last net, `text::fitted`); `-o wide`, markdown and metrics are not.
     pub fn print(&self, text: &str) -> Result<()> {
-        write_out(&terminal_safe(text, self.color))
+        let text = if self.format == OutputFormat::Table {
+            super::text::fitted(text, self.width)
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
+        write_out(&terminal_safe(&text, self.color))
     }
 
     /// A line for the human on stderr, through the sanitizer's last net.
@@ -301,6 +308,15 @@ pub fn warn(text: &str) {
 /// A line for the human on stderr. Errors writing to stderr are ignored:
 /// there is nowhere left to report them. Colour sequences the caller
 /// painted survive; anything else unsafe is made visible.
+/// Held to the screen's width (the last net, `text::fitted`) on a
+/// screen; in a log (stderr redirected, no COLUMNS) a long line stays one
+/// line, which greps better (as `failure::report` does).
 pub fn note(text: &str) {
-    let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(text, true));
+    let screen = io::stderr().is_terminal() || std::env::var_os("COLUMNS").is_some();
+    let text = if screen {
+        super::text::fitted(text, screen_width())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let _ = writeln!(io::stderr().lock(), "{}", terminal_safe(&text, true));
 }

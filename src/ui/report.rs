@@ -84,6 +84,15 @@ pub fn emit<R: Report>(out: &Output, report: &R) -> Result<()> {
         }
         _ => report.human(out),
     };
+    if out.format == OutputFormat::Table {
+        // The last net before the pager measures and shows them.
+        for line in &mut lines {
+            let (Line::Out(text) | Line::Note(text)) = line;
+            if let std::borrow::Cow::Owned(fitted) = super::text::fitted(text, out.width) {
+                *text = fitted;
+            }
+        }
+    }
     let tall = screen_lines(&lines, out.width);
     if let Some(pager) = pager::start(out, tall) {
         return paged(out, pager, &lines);

@@ -14,7 +14,7 @@
 pub use super::layout::Cell;
 use super::layout::{GAP, Layout};
 use super::output::{Output, Paint};
-use super::text::{command_lines, width_of, wrapped};
+use super::text::{command_lines, cut_at_word, width_of, wrapped};
 
 /// How a column may give way when the screen is narrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +36,12 @@ pub struct Column {
     /// 0: always shown; otherwise dropped when the screen is too narrow,
     /// the highest rank first.
     pub drop: u8,
+    /// A `Shrink` column keeps at least this many columns of its text
+    /// (`MIN_SHRUNK` unless set with [`Column::floor`]).
+    pub floor: usize,
+    /// Among `Shrink` columns, a higher rank is cut first (down to its
+    /// floor) before a lower one is cut at all ([`Column::yields`]).
+    pub yields: u8,
 }
 
 /// A column that is always shown and never cut.
@@ -44,6 +50,8 @@ pub fn col(header: &'static str) -> Column {
         header,
         fit: Fit::Whole,
         drop: 0,
+        floor: MIN_SHRUNK,
+        yields: 0,
     }
 }
 
@@ -64,6 +72,18 @@ impl Column {
         }
     }
 
+    /// Free text cut to no fewer than `floor` columns (history's approval
+    /// keeps `SELF-APPROVED` whole, its operator gives way to it).
+    pub fn floor(self, floor: usize) -> Column {
+        Column { floor, ..self }
+    }
+
+    /// Cut before the free text of a lower rank (history's operator
+    /// before its reason).
+    pub fn yields(self, yields: u8) -> Column {
+        Column { yields, ..self }
+    }
+
     /// Left out on a narrow screen (higher ranks first).
     pub fn drop(self, rank: u8) -> Column {
         Column { drop: rank, ..self }
@@ -72,6 +92,9 @@ impl Column {
 
 /// A shrinkable column keeps at least this many columns of its text.
 const MIN_SHRUNK: usize = 12;
+/// Tables longer than this shrink a column by its room, not by its cuts
+/// (measuring every cut of every row at each step would be slow).
+const SNAP_ROWS: usize = 5_000;
 /// Free text is cut to this before a column is dropped for it.
 const COMFORT: usize = 24;
 
@@ -158,21 +181,64 @@ impl Table {
                 None => break,
             }
         }
-        // The widest free text gives way first, a column at a time, so
-        // that two of them (history's operator and reason) share the room.
+        self.shrink(&shown, &mut widths, width, headers);
+        (total(&shown, &widths) <= width).then_some(Layout { shown, widths })
+    }
+
+    /// The width of column `i` when its cells are cut at words to at most
+    /// `room` (`text::cut_at_word`): a cut ends at a word, so the column
+    /// is as wide as its widest cut, not as the room. A very long table is
+    /// measured by `room` alone (its rows are not cut twice over).
+    fn cut_width(&self, i: usize, room: usize, headers: bool) -> usize {
+        if self.rows.len() > SNAP_ROWS {
+            return room;
+        }
+        let header = if headers {
+            width_of(self.columns[i].header)
+        } else {
+            0
+        };
+        self.rows
+            .iter()
+            .map(|r| width_of(&cut_at_word(&r[i].text, room)))
+            .fold(header, usize::max)
+            .max(1)
+    }
+
+    /// Free text gives way until the shown columns fit `width`: the
+    /// highest [`Column::yields`] first, then the widest, a word at a time, so that two of them (history's operator
+    /// and reason) share the room; then what a cut at a word left over
+    /// goes back, the rightmost column first (the reason, the error).
+    fn shrink(&self, shown: &[usize], widths: &mut [usize], width: usize, headers: bool) {
+        let total = |widths: &[usize]| {
+            shown.iter().map(|&i| widths[i]).sum::<usize>() + GAP * shown.len().saturating_sub(1)
+        };
+        let natural = widths.to_vec();
         let floors: Vec<usize> = (0..widths.len())
-            .map(|i| widths[i].min(MIN_SHRUNK.max(width_of(self.columns[i].header))))
+            .map(|i| {
+                let column = &self.columns[i];
+                widths[i].min(column.floor.max(width_of(column.header)))
+            })
             .collect();
-        while total(&shown, &widths) > width {
+        let shrinkable = |i: usize| self.columns[i].fit == Fit::Shrink;
+        while total(widths) > width {
             let widest = shown
                 .iter()
                 .copied()
-                .filter(|&i| self.columns[i].fit == Fit::Shrink && widths[i] > floors[i])
-                .max_by_key(|&i| (widths[i], i));
+                .filter(|&i| shrinkable(i) && widths[i] > floors[i])
+                .max_by_key(|&i| (self.columns[i].yields, widths[i], i));
             let Some(i) = widest else { break };
-            widths[i] -= 1;
+            widths[i] = self
+                .cut_width(i, widths[i] - 1, headers)
+                .clamp(floors[i], widths[i] - 1);
         }
-        (total(&shown, &widths) <= width).then_some(Layout { shown, widths })
+        for &i in shown.iter().rev().filter(|&&i| shrinkable(i)) {
+            let slack = width.saturating_sub(total(widths));
+            if slack > 0 && widths[i] < natural[i] {
+                let room = (widths[i] + slack).min(natural[i]);
+                widths[i] = self.cut_width(i, room, headers).max(widths[i]);
+            }
+        }
     }
 
     /// The table as text for `out` (no trailing newline).
@@ -256,7 +322,7 @@ impl Table {
 /// blanks (never inside a word: an id, a time).
 fn record_lines(fit: Fit, text: &str, room: usize) -> Vec<String> {
     match fit {
-        Fit::Shrink => vec![console::truncate_str(text, room, "…").into_owned()],
+        Fit::Shrink => vec![cut_at_word(text, room).into_owned()],
         Fit::Command => command_lines(text, room),
         Fit::Whole => {
             let mut lines: Vec<String> = Vec::new();

@@ -64,3 +64,84 @@ fn a_command_too_wide_is_continued_between_arguments_never_inside_one() {
     );
     assert!(lines.iter().all(|l| width_of(l) <= 56));
 }
+
+#[test]
+fn free_text_is_cut_between_words_only() {
+    assert_eq!(
+        cut_at_word("health check timed out", 22),
+        "health check timed out"
+    );
+    assert_eq!(
+        cut_at_word("health check timed out after 30s", 20),
+        "health check timed…"
+    );
+    assert_eq!(
+        cut_at_word("{\"error\":\"health check\"}", 17),
+        "{\"error\":\"health…"
+    );
+    assert_eq!(cut_at_word("— (no audit: by hand)", 18), "— (no audit: by…");
+    assert_eq!(cut_at_word("reclaimed", 5), "…");
+}
+
+#[test]
+fn a_word_wider_than_a_line_breaks_between_its_parts() {
+    let lines = wrap(
+        "host /tmp/pushleft-pg-6suIrH:5432/sandbox as postgres",
+        24,
+        "",
+        "",
+    );
+    assert_eq!(
+        lines,
+        vec![
+            "host /tmp/",
+            "pushleft-pg-6suIrH:5432/",
+            "sandbox as postgres"
+        ]
+    );
+    let lines = wrap(
+        "statement_timeout=30s,idle_in_transaction_session_timeout=1min",
+        40,
+        "",
+        "",
+    );
+    assert!(lines.iter().all(|l| width_of(l) <= 40), "{lines:#?}");
+    assert_eq!(lines[1], "idle_in_transaction_session_timeout=1min");
+}
+
+#[test]
+fn the_last_net_wraps_prose_and_continues_a_command_between_arguments() {
+    let summary = "41 deployments: 0 applied, 0 already done, 0 refused, 0 failed, 0 not run (41 planned; dry run, nothing written)";
+    let lines: Vec<String> = fitted(summary, 80).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines,
+        vec![
+            "41 deployments: 0 applied, 0 already done, 0 refused, 0 failed, 0 not run (41",
+            "  planned; dry run, nothing written)",
+        ]
+    );
+    let next =
+        "Next: pushleft-controller fail-safely --from edge-07.json --reason 'INC-7 edge-07 died'";
+    assert_eq!(
+        fitted(next, 60),
+        "Next: pushleft-controller fail-safely --from edge-07.json \\\n        --reason 'INC-7 edge-07 died'"
+    );
+    assert_eq!(fitted("fits", 60), "fits");
+}
+
+#[test]
+fn a_time_never_breaks_at_its_blank() {
+    let lines = wrap(
+        "deployment d0000002 · teardown_queued · read at 2026-12-02 02:21:01Z",
+        52,
+        "",
+        "  ",
+    );
+    assert_eq!(
+        lines,
+        vec![
+            "deployment d0000002 · teardown_queued · read at",
+            "  2026-12-02 02:21:01Z"
+        ]
+    );
+}

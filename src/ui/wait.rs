@@ -175,7 +175,7 @@ impl Watch {
                 // A status is whole; one the tool does not know (free
                 // text) is cut to the room the bar left for it.
                 bar.set_message(
-                    console::truncate_str(&p.status.to_string(), STATUS, "…").into_owned(),
+                    super::text::cut_at_word(&p.status.to_string(), STATUS).into_owned(),
                 );
             }
             None if line != self.last_line => self.println(line.clone()),

@@ -53,3 +53,4 @@ mod wait;
 mod wait_many;
 mod watch;
 mod without_indexes;
+mod words;

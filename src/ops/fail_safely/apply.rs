@@ -209,7 +209,8 @@ fn check_each(client: &mut Session, requests: &[Request]) -> Result<Vec<bool>> {
 /// deployment) or the count; every check's transaction has been rolled
 /// back by then, so the prompt holds no lock and no transaction.
 fn confirm(ctx: &Context, plan: &Plan, target: &WriteTarget, to_write: usize) -> Result<()> {
-    ui::note(&ui::plan::apply_text(&ctx.output, plan, target));
+    let now = chrono::Utc::now();
+    ui::note(&ui::plan::apply_text(&ctx.output, plan, target, now));
     match plan.deployments.as_slice() {
         [one] => ui::prompt::confirm_deployment(one.deployment_id, one.stuck, target),
         _ => ui::prompt::confirm_count(to_write, target),

@@ -18,7 +18,10 @@ use crate::cli::FailSafelyArgs;
 use crate::db::transition::Request;
 use crate::exit;
 use crate::model::batch::{BatchItem, BatchReport, BatchResult};
-use crate::model::plan::{LeftOut, PLAN_VERSION, Plan, PlanFile, PlannedDeployment, PlannedEvent};
+use crate::model::plan::{
+    LeftOut, PLAN_VERSION, PLAN_WARNINGS, Plan, PlanFile, PlanWarning, PlannedDeployment,
+    PlannedEvent,
+};
 use crate::model::target::WriteTarget;
 use crate::ops::Context;
 
@@ -155,6 +158,15 @@ fn split(items: Vec<BatchItem>) -> (Vec<PlannedDeployment>, Vec<LeftOut>) {
                     sequence: o.event.sequence,
                     payload: o.event.payload,
                 },
+                warnings: o
+                    .findings
+                    .iter()
+                    .filter(|f| PLAN_WARNINGS.contains(&f.code))
+                    .map(|f| PlanWarning {
+                        code: f.code.to_string(),
+                        message: f.message.clone(),
+                    })
+                    .collect(),
             }),
             Some(_) => left_out.push(LeftOut {
                 deployment: item.deployment,

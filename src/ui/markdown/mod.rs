@@ -127,6 +127,8 @@ pub enum Md {
     Code(String),
     /// Several cells in one, separated by commas (`—` when none).
     List(Vec<Md>),
+    /// A change of state, `from` → `to`, each a code span.
+    Change(String, String),
 }
 
 impl From<String> for Md {
@@ -148,6 +150,9 @@ impl Md {
             Md::Code(text) => code(text).replace('|', "\\|"),
             Md::List(cells) if cells.is_empty() => "—".to_string(),
             Md::List(cells) => cells.iter().map(Md::render).collect::<Vec<_>>().join(", "),
+            Md::Change(from, to) => {
+                format!("{} → {}", Md::code(from).render(), Md::code(to).render())
+            }
         }
     }
 }
