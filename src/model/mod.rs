@@ -20,6 +20,7 @@ pub mod outcome;
 pub mod path;
 pub mod plan;
 pub mod progress;
+pub mod read_from;
 pub mod region;
 pub mod status;
 pub mod stuck;

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use super::batch::{Done, finish, run_each, wait_for_written};
 use super::pace::Pace;
@@ -19,6 +19,7 @@ use crate::db::approvals::Application;
 use crate::db::session::Session;
 use crate::db::transition::Request;
 use crate::decide::approval;
+use crate::decide::transition::server;
 use crate::exit;
 use crate::model::approvals::Approvals;
 use crate::model::batch::{BatchItem, BatchReport};
@@ -194,12 +195,17 @@ fn check_each(client: &mut Session, requests: &[Request]) -> Result<Vec<bool>> {
             dry_run: true,
             ..request.clone()
         };
-        let outcome = execute(client, &dry).with_context(|| {
-            format!(
-                "the plan no longer holds for deployment {}: nothing was written",
-                request.deployment
-            )
-        })?;
+        let outcome = match execute(client, &dry) {
+            Ok(outcome) => outcome,
+            // A standby holds no plan at all: its refusal is the headline.
+            Err(err) if server::is_on_standby(&err) => return Err(err),
+            Err(err) => {
+                return Err(err.context(format!(
+                    "the plan no longer holds for deployment {}: nothing was written",
+                    request.deployment
+                )));
+            }
+        };
         replays.push(outcome.replayed);
     }
     Ok(replays)
