@@ -87,7 +87,8 @@ pub fn on_standby(primary: Option<&str>) -> anyhow::Error {
 /// Whether `err` is, or wraps, a standby's refusal: then it is the
 /// headline, not what a later step made of it.
 pub fn is_on_standby(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| cause.to_string().starts_with(ON_STANDBY))
+    err.chain()
+        .any(|cause| cause.to_string().starts_with(ON_STANDBY))
 }
 
 /// What step 4's schema check found that stands in the way of the write.

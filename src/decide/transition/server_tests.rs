@@ -66,7 +66,10 @@ fn a_standby_is_refused_naming_its_primary_when_known() {
 fn a_standby_refusal_says_standby_first_and_is_found_inside_a_context() {
     let err = on_standby(Some("db1:5432"));
     let text = err.to_string();
-    assert!(text.starts_with("this is a standby (read-only replica) of the primary"), "{text}");
+    assert!(
+        text.starts_with("this is a standby (read-only replica) of the primary"),
+        "{text}"
+    );
     assert!(text.contains("writes go to the primary"), "{text}");
     assert!(text.contains("target_session_attrs=read-write"), "{text}");
     let wrapped = err.context("the plan no longer holds for deployment d1");

@@ -24,7 +24,7 @@ use crate::exit;
 use crate::model::approvals::Approvals;
 use crate::model::batch::{BatchItem, BatchReport};
 use crate::model::plan::Plan;
-use crate::model::target::WriteTarget;
+use crate::model::target::{ServerRole, WriteTarget};
 use crate::ops::Context;
 use crate::ui;
 
@@ -63,6 +63,13 @@ pub fn apply(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<BatchR
 /// plans), refused (4) unless it is for this database, still valid and
 /// allowed here; after a failover, says where it was made.
 fn held(connected: &mut Connected, plan: Plan, args: &FailSafelyArgs) -> Result<Plan> {
+    // A standby takes no plan: say so before anything about the plan
+    // (README, "Connecting").
+    if connected.target.role == ServerRole::Standby {
+        return Err(crate::db::transition::refuse_on_standby(
+            &mut connected.session,
+        ));
+    }
     let (approvals, target) = (&connected.approvals, &connected.target);
     let (plan, now) = server_copy(&mut connected.session, approvals, plan, connected.now)?;
     approval::check_target(&plan.target, target)?;

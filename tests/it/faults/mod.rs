@@ -7,6 +7,7 @@ mod connection_loss;
 mod interrupts;
 mod properties;
 mod standby;
+mod standby_lag;
 
 use std::process::Command;
 use std::time::{Duration, Instant};
