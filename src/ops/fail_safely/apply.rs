@@ -23,6 +23,7 @@ use crate::decide::transition::server;
 use crate::exit;
 use crate::model::approvals::Approvals;
 use crate::model::batch::{BatchItem, BatchReport};
+use crate::model::next::{NextCommand, Subcommand};
 use crate::model::plan::Plan;
 use crate::model::target::{ServerRole, WriteTarget};
 use crate::ops::Context;
@@ -54,9 +55,23 @@ pub fn apply(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<BatchR
         target: Some(target),
         plan_id: Some(plan.plan_id),
         rate: pace.kept(),
-        next_command: wait_for_written(&items),
+        next_command: next_command(args, file, &items),
     };
     Ok(finish(items, done))
+}
+
+/// After an apply that did not finish (not run, failed, in doubt), the
+/// same apply again (it replays what was applied); else `wait` for what
+/// was written.
+fn next_command(args: &FailSafelyArgs, file: &Path, items: &[BatchItem]) -> Option<NextCommand> {
+    if !crate::model::batch::unfinished(items) {
+        return wait_for_written(items);
+    }
+    let next = NextCommand::new(Subcommand::FailSafely).option("--apply", file.display());
+    Some(match &args.role {
+        Some(role) => next.option("--role", role),
+        None => next,
+    })
 }
 
 /// The plan to apply (the server's copy where the database records
