@@ -187,7 +187,8 @@ pub fn in_doubt(err: anyhow::Error) -> anyhow::Error {
 
 /// Whether `err` is a COMMIT in doubt ([`in_doubt`]).
 pub fn is_in_doubt(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| cause.is::<InDoubt>())
+    // A context value is found through the error itself, not its chain.
+    err.downcast_ref::<InDoubt>().is_some()
 }
 
 /// Marks an error whose JSON document the command printed itself (`wait`
