@@ -13,6 +13,7 @@ pub mod errors;
 pub mod fleet;
 pub mod history;
 pub mod locks;
+pub mod replication;
 pub mod schema_check;
 pub mod session;
 pub mod snapshot;

@@ -22,6 +22,7 @@ pub mod plan;
 pub mod progress;
 pub mod read_from;
 pub mod region;
+pub mod replication;
 pub mod status;
 pub mod stuck;
 pub mod target;

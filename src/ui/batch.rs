@@ -194,6 +194,25 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         };
         lines.push(format!("  {short}  {what}"));
     }
+    let at_risk = report
+        .outcomes
+        .iter()
+        .filter(|i| {
+            i.outcome
+                .as_ref()
+                .and_then(|o| o.replication.as_ref())
+                .is_some_and(|r| r.at_risk())
+        })
+        .count();
+    if at_risk > 0 {
+        lines.push(out.paint(
+            &format!(
+                "  {at_risk} written but not yet on any standby (asynchronous replication): a \
+                 failover now could lose them; rerun the same batch after a failover"
+            ),
+            Paint::Warn,
+        ));
+    }
     if let Some(next) = &report.next_command {
         if report.unfinished() {
             lines.push(

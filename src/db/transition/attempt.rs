@@ -213,6 +213,7 @@ fn attempt_in(
         evidence: decision.verdict.evidence,
         findings: decision.verdict.findings,
         next_command: NextCommand::wait(id),
+        replication: None,
     };
     // Step 13: COMMIT (a dry run rolled back in step 11's message).
     if let Some(tx) = tx {

@@ -173,6 +173,7 @@ pub fn replay(
         evidence: Vec::new(),
         findings: Vec::new(),
         next_command: NextCommand::wait(id),
+        replication: None,
     })
 }
 

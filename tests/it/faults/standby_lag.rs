@@ -90,17 +90,27 @@ fn a_standby_says_how_stale_it_is_first_and_refuses_writes_with_a_standby_headli
         "SELECT pg_get_wal_replay_pause_state() = 'paused'",
         "pausing",
     );
-    run(
-        &primary_url,
-        &[
-            "fail-safely",
-            "d0000001",
-            "--reason",
-            "INC-9 drill",
-            "--yes",
-        ],
-    )
-    .assert_code(0);
+    // The write is acknowledged, and says that its one (asynchronous,
+    // paused) standby does not have it yet.
+    let args = [
+        "fail-safely",
+        "d0000001",
+        "--reason",
+        "INC-9 drill",
+        "--yes",
+        "-o",
+        "json",
+    ];
+    let written = run(&primary_url, &args);
+    written.assert_code(0);
+    let replication = &written.json()["replication"];
+    assert_eq!(replication["standbys"], 1, "{replication}");
+    assert_eq!(replication["synchronous"], 0, "{replication}");
+    let replayed: String = replica
+        .query_one("SELECT pg_last_wal_replay_lsn()::text", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(replication["confirmed"], 0, "{replication} (replayed {replayed})");
     wait_until(
         &mut replica,
         "SELECT pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()",
