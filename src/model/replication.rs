@@ -8,7 +8,10 @@ use serde::Serialize;
 /// The outcome's `replication`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Replication {
-    /// The WAL position read right after COMMIT (at or past the commit's).
+    /// The WAL position read right after COMMIT (at or past the end of
+    /// the commit record); not in the JSON, which stays the same for the
+    /// same write.
+    #[serde(skip)]
     pub commit_lsn: String,
     /// Standbys the primary streams to (`pg_stat_replication`).
     pub standbys: i64,

@@ -110,7 +110,10 @@ fn a_standby_says_how_stale_it_is_first_and_refuses_writes_with_a_standby_headli
         .query_one("SELECT pg_last_wal_replay_lsn()::text", &[])
         .unwrap()
         .get(0);
-    assert_eq!(replication["confirmed"], 0, "{replication} (replayed {replayed})");
+    assert_eq!(
+        replication["confirmed"], 0,
+        "{replication} (replayed {replayed})"
+    );
     wait_until(
         &mut replica,
         "SELECT pg_last_wal_receive_lsn() > pg_last_wal_replay_lsn()",
