@@ -4,6 +4,7 @@
 
 mod bad_input;
 mod connection_loss;
+mod failover;
 mod interrupts;
 mod properties;
 mod standby;
