@@ -1,4 +1,5 @@
--- Right after a write's COMMIT, on the same session (README, "Connecting"):
+-- Right after a write's COMMIT, in the same message (db::transition, step 13;
+-- README, "Connecting"):
 -- the WAL insert position now (at or past the end of the commit record: the
 -- write position can trail it), and how many standbys the
 -- primary streams to, how many of them are synchronous (sync or quorum,

@@ -13,7 +13,6 @@ pub mod errors;
 pub mod fleet;
 pub mod history;
 pub mod locks;
-pub mod replication;
 pub mod schema_check;
 pub mod session;
 pub mod snapshot;

@@ -111,15 +111,8 @@ pub fn connect_for(
 /// The transition, with each retry shown to the operator; a lock timeout
 /// names the session that holds the locks.
 pub fn execute(client: &mut Session, request: &Request) -> Result<Outcome> {
-    let mut outcome = transition::execute(client, request, &mut |retry| ui::note(retry))
-        .map_err(|err| name_lock_holders(client, request, err))?;
-    if outcome.applied && !outcome.dry_run && !outcome.replayed {
-        // Written and acknowledged; whether a standby holds it too is
-        // what a failover decides (README, "Connecting"). Not read, it
-        // is not said.
-        outcome.replication = crate::db::replication::after_commit(client).ok();
-    }
-    Ok(outcome)
+    transition::execute(client, request, &mut |retry| ui::note(retry))
+        .map_err(|err| name_lock_holders(client, request, err))
 }
 
 /// `db::transition` turns a lock timeout into its conflict sentence
