@@ -11,8 +11,8 @@ mod failure;
 
 pub use failure::{
     Failure, Reported, Tag, code_for, command_failed, conflict, connection_lost, db_failure,
-    explained, interrupted, kind_for, not_found, refused, reported, tag, usage, wait_blocked,
-    wait_timed_out,
+    explained, in_doubt, interrupted, is_in_doubt, kind_for, not_found, refused, reported, tag,
+    usage, wait_blocked, wait_timed_out,
 };
 
 /// The documented exit codes.

@@ -32,7 +32,14 @@ SELECT json_build_object(
                                 'number', current_setting('server_version_num')::int),
     'recovery', json_build_object(
         'standby', pg_is_in_recovery(),
-        'lag', extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8),
+        -- The lag from WAL positions, as sql/session/read_settings.sql.
+        'lag', CASE WHEN pg_is_in_recovery() THEN
+                    CASE WHEN pg_catalog.pg_last_wal_receive_lsn() IS NULL THEN NULL
+                         WHEN pg_catalog.pg_last_wal_replay_lsn() >= pg_catalog.pg_last_wal_receive_lsn() THEN 0::float8
+                         ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+                    END
+               END,
+        'paused', CASE WHEN pg_is_in_recovery() THEN pg_catalog.pg_is_wal_replay_paused() ELSE false END),
     'identity', json_build_object('session_user', session_user::text,
                                   'current_user', current_user::text,
                                   'database', current_database()::text),

@@ -16,9 +16,19 @@ pg_catalog.current_setting('jit') AS jit,
 pg_catalog.current_setting('session_replication_role') AS session_replication_role,
 now() AS at,
 pg_is_in_recovery() AS in_recovery,
-CASE WHEN pg_is_in_recovery()
-     THEN extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+-- A standby's lag from WAL positions (README, "Connecting"): 0 when replay
+-- has caught up with what was received; while received WAL waits (replay
+-- paused, or busy), the age of the last replayed transaction, which is how
+-- long the primary may have moved on since; NULL when nothing says (no WAL
+-- receiver, nothing replayed). Never the age alone: an idle primary is not
+-- lag.
+CASE WHEN pg_is_in_recovery() THEN
+     CASE WHEN pg_catalog.pg_last_wal_receive_lsn() IS NULL THEN NULL
+          WHEN pg_catalog.pg_last_wal_replay_lsn() >= pg_catalog.pg_last_wal_receive_lsn() THEN 0::float8
+          ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8
+     END
 END AS replay_lag_seconds,
+CASE WHEN pg_is_in_recovery() THEN pg_catalog.pg_is_wal_replay_paused() ELSE false END AS replay_paused,
 current_setting('server_version') AS server_version,
 current_setting('transaction_isolation') AS isolation,
 current_setting('transaction_read_only') = 'on' AS read_only,

@@ -17,6 +17,9 @@ pub fn run(ctx: &Context, args: &FailSafelyArgs) -> Result<ExitCode> {
         Finished::Plan(plan) => ctx.emit(&plan)?,
         Finished::Batch(report) => {
             ctx.emit(&report)?;
+            for line in crate::ui::batch::error_lines(&report) {
+                crate::ui::note(&line);
+            }
             return Ok(report.exit_code);
         }
     }

@@ -114,6 +114,7 @@ impl FleetRead<'_> {
                 at: server.at,
                 in_recovery: server.in_recovery,
                 replay_lag_seconds: server.replay_lag_seconds,
+                replay_paused: server.replay_paused,
                 stale_after_seconds: self.stale_after.as_secs(),
                 row_security: server.row_security,
             },

@@ -256,6 +256,7 @@ pub fn read_info(row: &impl Columns) -> Result<ReadInfo> {
         replay_lag_seconds: row
             .col::<Option<f64>>("replay_lag_seconds")?
             .map(|lag| lag.max(0.0).floor() as i64),
+        replay_paused: row.col("replay_paused")?,
         server_version: row.col("server_version")?,
         isolation: row.col("isolation")?,
         read_only: row.col("read_only")?,

@@ -295,6 +295,7 @@ pub fn scan(
             at: server.at,
             in_recovery: server.in_recovery,
             replay_lag_seconds: server.replay_lag_seconds,
+            replay_paused: server.replay_paused,
             stuck_after_seconds: thresholds.stuck_after.as_secs(),
             grace_seconds: thresholds.grace.as_secs(),
             row_security: server.row_security,

@@ -162,6 +162,7 @@ fn scan(tables: Vec<RowSecurity>) -> StuckReport {
             at: Utc::now(),
             in_recovery: false,
             replay_lag_seconds: None,
+            replay_paused: false,
             stuck_after_seconds: 1800,
             grace_seconds: 60,
             row_security: tables.iter().map(|t| t.table.clone()).collect(),

@@ -14,6 +14,7 @@ use super::policy::STUCK_AFTER;
 use super::seconds_between;
 use crate::model::clock::{age_seconds, ahead_seconds};
 use crate::model::cut::cut_note;
+use crate::model::read_from::ReadFrom;
 
 /// The last event, and whether the deployment is stuck by the alert's rule.
 pub fn activity(a: &Assessment, found: &mut Findings) {
@@ -370,10 +371,8 @@ pub fn standby(a: &Assessment, found: &mut Findings) {
             "standby",
             Severity::Info,
             format!(
-                "read from a standby (replay lag {}); fail-safely must run on the primary",
-                info.replay_lag_seconds
-                    .map(human)
-                    .unwrap_or_else(|| "unknown".to_string())
+                "read from a standby ({}); fail-safely must run on the primary",
+                ReadFrom::of(info).lag_words()
             ),
         );
     }

@@ -45,6 +45,7 @@ pub fn base() -> DeploymentSnapshot {
             at: now,
             in_recovery: false,
             replay_lag_seconds: None,
+            replay_paused: false,
             server_version: "15".into(),
             isolation: "repeatable read".into(),
             read_only: true,

@@ -36,6 +36,7 @@ fn report(rows: Vec<StuckDeployment>) -> StuckReport {
             grace_seconds: 60,
             in_recovery: false,
             replay_lag_seconds: None,
+            replay_paused: false,
             row_security: Vec::new(),
             row_security_policies: Vec::new(),
             role: String::new(),

@@ -170,6 +170,32 @@ pub fn tag(err: anyhow::Error, kind: ErrorKind) -> anyhow::Error {
     err.context(Tag(kind))
 }
 
+/// Marks a write whose COMMIT was sent and whose answer never came (the
+/// session went away): it may or may not be in effect. A batch counts it
+/// as in doubt, not failed (README, "A big incident"); renderers skip it
+/// when they print the chain.
+#[derive(Debug)]
+pub struct InDoubt;
+
+impl fmt::Display for InDoubt {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Ok(())
+    }
+}
+
+impl std::error::Error for InDoubt {}
+
+/// `err`, marked as a COMMIT in doubt (its words and exit code unchanged).
+pub fn in_doubt(err: anyhow::Error) -> anyhow::Error {
+    err.context(InDoubt)
+}
+
+/// Whether `err` is a COMMIT in doubt ([`in_doubt`]).
+pub fn is_in_doubt(err: &anyhow::Error) -> bool {
+    // A context value is found through the error itself, not its chain.
+    err.downcast_ref::<InDoubt>().is_some()
+}
+
 /// Marks an error whose JSON document the command printed itself (`wait`
 /// on a timeout): `main` prints no second document.
 #[derive(Debug)]

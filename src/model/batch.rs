@@ -16,6 +16,9 @@ pub enum BatchResult {
     Replayed,
     Refused,
     Failed,
+    /// COMMIT was sent and its answer never came (the session went
+    /// away): it may or may not be written; the rerun finds out.
+    InDoubt,
     /// Not run: the batch stopped before it.
     Skipped,
 }
@@ -28,6 +31,7 @@ impl BatchResult {
             BatchResult::Replayed => "already done",
             BatchResult::Refused => "refused",
             BatchResult::Failed => "failed",
+            BatchResult::InDoubt => "in doubt",
             BatchResult::Skipped => "not run",
         }
     }
@@ -55,6 +59,8 @@ pub struct BatchSummary {
     pub replayed: usize,
     pub refused: usize,
     pub failed: usize,
+    /// COMMITs whose answer never came (`in_doubt` results).
+    pub in_doubt: usize,
     pub skipped: usize,
 }
 
@@ -75,9 +81,28 @@ pub struct BatchReport {
     pub summary: BatchSummary,
     /// The process's exit status: the most serious among the deployments.
     pub exit_code: crate::exit::ExitCode,
-    /// What to run next: `wait` for what was written (none when nothing
-    /// was).
+    /// What to run next: the same batch again when it did not finish
+    /// (a rerun replays what was applied), else `wait` for what was
+    /// written (none when nothing was).
     pub next_command: Option<super::next::NextCommand>,
+}
+
+impl BatchReport {
+    /// Whether some deployment was not done: not run, failed or in doubt
+    /// (a refusal is a judgement, not an unfinished write).
+    pub fn unfinished(&self) -> bool {
+        unfinished(&self.outcomes)
+    }
+}
+
+/// Whether some item was not run, failed or is in doubt.
+pub fn unfinished(items: &[BatchItem]) -> bool {
+    items.iter().any(|i| {
+        matches!(
+            i.result,
+            BatchResult::Skipped | BatchResult::Failed | BatchResult::InDoubt
+        )
+    })
 }
 
 impl BatchSummary {
@@ -93,6 +118,7 @@ impl BatchSummary {
                 BatchResult::Replayed => s.replayed += 1,
                 BatchResult::Refused => s.refused += 1,
                 BatchResult::Failed => s.failed += 1,
+                BatchResult::InDoubt => s.in_doubt += 1,
                 BatchResult::Skipped => s.skipped += 1,
             }
         }

@@ -19,6 +19,8 @@ pub struct ReadInfo {
     pub in_recovery: bool,
     /// Whole seconds the standby's replay is behind (none on a primary).
     pub replay_lag_seconds: Option<i64>,
+    /// A standby's replay is paused (`pg_wal_replay_pause()`).
+    pub replay_paused: bool,
     pub server_version: String,
     pub isolation: String,
     pub read_only: bool,

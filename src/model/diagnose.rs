@@ -10,6 +10,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use super::assessment::Verdict;
+use super::read_from::ReadFrom;
 use super::{
     Allocation, Deployment, DeploymentSnapshot, Event, Instance, Job, JobResult, NetworkAttachment,
     Node, ReadInfo, ReleaseArtifact, Route, SourceSnapshot,
@@ -81,6 +82,8 @@ pub struct DiagnoseReport<'a> {
     pub verdict: &'a Verdict,
     pub fingerprint: &'a str,
     pub snapshot: &'a ReadInfo,
+    /// Primary or standby, and how far behind a standby's view may be.
+    pub read_from: ReadFrom,
     pub events: Events<'a>,
     pub events_total: i64,
     pub jobs: &'a [Job],
@@ -109,6 +112,7 @@ impl<'a> DiagnoseReport<'a> {
             verdict,
             fingerprint,
             snapshot: &s.snapshot,
+            read_from: ReadFrom::of(&s.snapshot),
             events: Events::Rows(&s.events),
             events_total: s.events_total,
             jobs: &s.jobs,

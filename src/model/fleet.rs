@@ -27,6 +27,8 @@ pub struct FleetScanInfo {
     pub in_recovery: bool,
     /// Whole seconds the standby's replay is behind.
     pub replay_lag_seconds: Option<i64>,
+    /// A standby's replay is paused.
+    pub replay_paused: bool,
     pub stale_after_seconds: u64,
     /// Tables where row-level security applies to the role that read:
     /// rows may have been hidden from the list.

@@ -54,6 +54,11 @@ pub struct Outcome {
     /// one, held to what the dry run checked.
     #[serde(skip)]
     pub rerun: Option<super::next::NextCommand>,
+    /// Whether the primary's standbys had replayed the write, read right
+    /// after COMMIT; absent for a dry run, a replay, and where it could
+    /// not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replication: Option<super::replication::Replication>,
 }
 
 /// A session holding row locks on the tables fail-safely locks.

@@ -84,6 +84,8 @@ pub struct StuckScanInfo {
     pub in_recovery: bool,
     /// Whole seconds the standby's replay is behind.
     pub replay_lag_seconds: Option<i64>,
+    /// A standby's replay is paused.
+    pub replay_paused: bool,
     pub stuck_after_seconds: u64,
     pub grace_seconds: u64,
     /// Tables where row-level security applies to the role that read:

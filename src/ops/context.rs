@@ -59,18 +59,24 @@ impl Context {
     /// nothing at all was configured.
     pub fn connect(&self, lock_timeout: Duration) -> Result<Session> {
         let settings = self.settings()?;
-        settings
-            .connect(lock_timeout)
-            .map_err(|err| exit::tag(explain_unconfigured(err, self.global.database_url.is_some()), ErrorKind::ConnectionFailed))
+        settings.connect(lock_timeout).map_err(|err| {
+            exit::tag(
+                explain_unconfigured(err, self.global.database_url.is_some()),
+                ErrorKind::ConnectionFailed,
+            )
+        })
     }
 
     /// [`Context::connect`], and the server it really reached (where a
     /// write lands, `db::target`).
     pub fn connect_reporting(&self, lock_timeout: Duration) -> Result<(Session, Reached)> {
         let settings = self.settings()?;
-        settings
-            .connect_reporting(lock_timeout)
-            .map_err(|err| exit::tag(explain_unconfigured(err, self.global.database_url.is_some()), ErrorKind::ConnectionFailed))
+        settings.connect_reporting(lock_timeout).map_err(|err| {
+            exit::tag(
+                explain_unconfigured(err, self.global.database_url.is_some()),
+                ErrorKind::ConnectionFailed,
+            )
+        })
     }
 
     /// A session for a command that takes no row locks on purpose: its

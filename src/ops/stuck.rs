@@ -64,6 +64,7 @@ fn nothing_read(args: &StuckArgs, statuses: Vec<RegionStatus>) -> StuckReport {
             grace_seconds: args.grace.as_secs(),
             in_recovery: false,
             replay_lag_seconds: None,
+            replay_paused: false,
             row_security: Vec::new(),
             row_security_policies: Vec::new(),
             role: String::new(),

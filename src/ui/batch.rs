@@ -151,12 +151,17 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
     let s = &report.summary;
     let mut lines = vec![out.paint(
         &format!(
-            "{} deployments: {} applied, {} already done, {} refused, {} failed, {} not run{}",
+            "{} deployments: {} applied, {} already done, {} refused, {} failed{}, {} not run{}",
             s.total,
             s.applied,
             s.replayed,
             s.refused,
             s.failed,
+            if s.in_doubt > 0 {
+                format!(", {} in doubt (COMMIT sent, answer lost)", s.in_doubt)
+            } else {
+                String::new()
+            },
             s.skipped,
             if report.dry_run {
                 format!(" ({} planned; dry run, nothing written)", s.planned)
@@ -189,11 +194,56 @@ pub fn summary_text(out: &Output, report: &BatchReport) -> String {
         };
         lines.push(format!("  {short}  {what}"));
     }
+    let at_risk = report
+        .outcomes
+        .iter()
+        .filter(|i| {
+            i.outcome
+                .as_ref()
+                .and_then(|o| o.replication.as_ref())
+                .is_some_and(|r| r.at_risk())
+        })
+        .count();
+    if at_risk > 0 {
+        lines.push(out.paint(
+            &format!(
+                "  {at_risk} written but not yet on any standby (asynchronous replication): a \
+                 failover now could lose them; rerun the same batch after a failover"
+            ),
+            Paint::Warn,
+        ));
+    }
     if let Some(next) = &report.next_command {
+        if report.unfinished() {
+            lines.push(
+                "The batch did not finish: rerun it; what was applied is replayed, not \
+                 written twice, and the rest is done"
+                    .to_string(),
+            );
+        }
         lines.push(format!("Next: {next}"));
         lines.push("  then `pushleft-controller history` for the record".into());
     }
     lines.join("\n")
+}
+
+/// One `error:` line for stderr per deployment that was refused, failed
+/// or is in doubt, whatever the output format: a batch's failures are
+/// errors too, not only rows of its report.
+pub fn error_lines(report: &BatchReport) -> Vec<String> {
+    report
+        .outcomes
+        .iter()
+        .filter_map(|item| {
+            let error = item.error.as_deref()?;
+            Some(format!(
+                "error: deployment {} {}: {}",
+                visible(&item.deployment),
+                item.result.as_str(),
+                visible(&one_line(error))
+            ))
+        })
+        .collect()
 }
 
 /// `paced at most 5/s: kept 4.9/s, 40 in 8.1s`.

@@ -207,6 +207,15 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     } else if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
         lines.extend(wrap(&visible(reason), out.width, "  reason: ", "    "));
     }
+    if let Some(replication) = o.replication.as_ref().and_then(|r| r.sentence()) {
+        let paint = match o.replication.as_ref().is_some_and(|r| r.at_risk()) {
+            true => Paint::Warn,
+            false => Paint::Dim,
+        };
+        for line in wrap(&replication, out.width, "  ", "    ") {
+            lines.push(out.paint(&line, paint));
+        }
+    }
     lines.push(stuck_line(out, o));
     evidence_lines(out, o, &mut lines);
     finding_lines(out, o, &mut lines);

@@ -9,6 +9,7 @@ use super::text::{stamp, wrapped};
 use crate::duration;
 use crate::model::NodeStatus;
 use crate::model::fleet::FleetList;
+use crate::model::read_from::ReadFrom;
 
 /// The table for stdout; `None` when no node matches.
 pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
@@ -61,10 +62,11 @@ pub fn render(fleet: &FleetList, out: &Output) -> Option<String> {
             text.push_str(&line);
         }
     }
-    if let Some(line) = standby_line(
+    if let Some(line) = standby_line(ReadFrom::new(
         fleet.snapshot.in_recovery,
         fleet.snapshot.replay_lag_seconds,
-    ) {
+        fleet.snapshot.replay_paused,
+    )) {
         text.push('\n');
         text.push_str(&out.paint(&wrapped(&line, out.width, "! ", "  "), Paint::Warn));
     }

@@ -10,6 +10,7 @@ use super::text::{command_lines, stamp, wrap, wrapped};
 use crate::duration;
 use crate::model::clock::ClockSkew;
 use crate::model::next::NextCommand;
+use crate::model::read_from::ReadFrom;
 use crate::model::region::RegionStatus;
 use crate::model::short_id;
 use crate::model::stuck::{OrphanedLease, Responsible, StuckDeployment, StuckGroup, StuckReport};
@@ -51,14 +52,14 @@ pub fn regions_lines(regions: &[RegionStatus], out: &Output) -> Vec<String> {
     lines
 }
 
-/// The standby line, when a standby answered.
-pub fn standby_line(in_recovery: bool, lag: Option<i64>) -> Option<String> {
-    in_recovery.then(|| {
+/// The standby line, when a standby answered: how far behind it may be
+/// (from WAL positions, `model::read_from`).
+pub fn standby_line(read_from: ReadFrom) -> Option<String> {
+    read_from.standby().then(|| {
         format!(
-            "read from a standby (replay lag {}): what it shows may be behind the primary; \
+            "read from a standby ({}): what it shows may be behind the primary; \
              fail-safely must run on the primary",
-            lag.map(duration::human)
-                .unwrap_or_else(|| "unknown".to_string())
+            read_from.lag_words()
         )
     })
 }
@@ -132,10 +133,13 @@ fn header_lines(report: &StuckReport, out: &Output) -> Vec<String> {
         "",
         "  ",
     );
-    if let Some(line) = standby_line(
-        report.snapshot.in_recovery,
-        report.snapshot.replay_lag_seconds,
-    ) {
+    let snapshot = &report.snapshot;
+    let read_from = ReadFrom::new(
+        snapshot.in_recovery,
+        snapshot.replay_lag_seconds,
+        snapshot.replay_paused,
+    );
+    if let Some(line) = standby_line(read_from) {
         for l in wrap(&line, out.width, "! ", "  ") {
             lines.push(out.paint(&l, Paint::Warn));
         }

@@ -279,3 +279,63 @@ fn an_ambiguous_prefix_in_a_batch_reads_as_one_line() {
     assert!(!run.stdout.contains("\\n"), "a literal \\n: {}", run.stdout);
     assert!(line.contains("; "), "the candidates on one line: {line}");
 }
+
+#[test]
+fn a_batch_that_did_not_finish_names_its_rerun_and_each_failure_on_stderr() {
+    let ids = [scenario(1), scenario(6), scenario(4)];
+    let file = batch_file(&ids);
+    let path = file.path().to_str().unwrap();
+    let db = stranded_db(0);
+    let batch = [
+        "fail-safely",
+        "--from",
+        path,
+        "--reason",
+        "INC-7 edge-07 died",
+    ];
+    let started = std::time::Instant::now();
+    for output in ["json", "table"] {
+        let run = db.run(&[&batch[..], &["--yes", "--output", output]].concat());
+        run.assert_code(4);
+        // The refusal is an error line on stderr too, whatever the format.
+        let refused = format!("error: deployment {} refused: ", scenario(6));
+        assert!(run.stderr.contains(&refused), "{output}: {}", run.stderr);
+        // The next step is the same batch again, past the refusal (it
+        // would stop there again), never `wait --from`.
+        let rerun = format!(
+            "pushleft-controller fail-safely --from {path} --reason 'INC-7 edge-07 died' \
+             --keep-going"
+        );
+        if output == "json" {
+            let doc = run.json();
+            assert_eq!(results(&doc), ["applied", "refused", "skipped"]);
+            assert_eq!(doc["next_command"], rerun.as_str(), "{doc:#}");
+            assert_eq!(doc["summary"]["in_doubt"], 0);
+        } else {
+            assert!(
+                run.stdout.contains(&format!("Next: {rerun}")),
+                "{}",
+                run.stdout
+            );
+            assert!(
+                run.stdout.contains("did not finish: rerun it"),
+                "{}",
+                run.stdout
+            );
+            assert!(!run.stdout.contains("wait --from"), "{}", run.stdout);
+        }
+    }
+    // The rerun it names replays what was applied and does the rest; once
+    // finished, the next step is wait for what was written.
+    let resumed = run_batch(&db, &file, &["--yes", "--keep-going"]);
+    assert_eq!(results(&resumed), ["replayed", "refused", "applied"]);
+    let next = resumed["next_command"].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with("pushleft-controller wait --from"),
+        "{next}"
+    );
+    let (statuses, _) = written(&db);
+    let failed = statuses.iter().filter(|(_, s)| s == "failed").count();
+    assert!(failed >= 2, "{statuses:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}

@@ -7,6 +7,7 @@ use super::facts::Facts;
 use super::{Checks, Status};
 use crate::db::columns::Columns;
 use crate::db::connect::{Reached, Settings, Transport, Verified};
+use crate::model::read_from::ReadFrom;
 
 /// The oldest server the tool is tested against.
 const MIN_SERVER_VERSION: i32 = 130_000;
@@ -73,15 +74,11 @@ pub(super) fn server(facts: &Facts, checks: &mut Checks) -> Result<()> {
 
 pub(super) fn recovery(facts: &Facts, checks: &mut Checks) -> Result<()> {
     let row = facts.row("recovery")?;
-    let (standby, lag): (bool, Option<f64>) = (row.col("standby")?, row.col("lag")?);
+    let (standby, lag, paused): (bool, Option<f64>, bool) =
+        (row.col("standby")?, row.col("lag")?, row.col("paused")?);
     if standby {
-        let lag = match lag {
-            Some(seconds) => format!(
-                "replay lag {}",
-                crate::duration::human(seconds.max(0.0).round() as i64)
-            ),
-            None => "nothing replayed yet".to_string(),
-        };
+        // From WAL positions (sql/doctor/facts.sql), as every read shows it.
+        let lag = ReadFrom::new(true, lag.map(|s| s.max(0.0).floor() as i64), paused).lag_words();
         checks.push(
             "recovery",
             Status::Warn,

@@ -41,3 +41,30 @@ fn a_failed_commit_may_have_been_written() {
          current state"
     );
 }
+
+#[test]
+fn a_lost_commit_is_explained_as_in_doubt_and_a_lost_read_is_not() {
+    let id = Uuid::from_u128(0xd000_0001_0000_4000_8000_0000_0000_0001);
+    let doing = Doing::Writing {
+        deployment: "d0000001",
+        role: None,
+        lock_timeout: std::time::Duration::from_secs(5),
+        attempts: 5,
+    };
+    let commit = anyhow::Error::new(CommitFailed {
+        deployment: id,
+        source: db(None),
+    });
+    let explained = super::super::explain(commit, &doing);
+    assert!(crate::exit::is_in_doubt(&explained), "{explained:#}");
+    assert_eq!(
+        crate::exit::code_for(&explained),
+        crate::exit::ExitCode::Unexpected
+    );
+    assert!(format!("{explained:#}").contains("may or may not have been written"));
+    let before_commit = super::super::explain(anyhow::Error::new(db(None)), &doing);
+    assert!(
+        !crate::exit::is_in_doubt(&before_commit),
+        "{before_commit:#}"
+    );
+}

@@ -67,7 +67,14 @@ pub fn explain(err: anyhow::Error, doing: &Doing<'_>) -> anyhow::Error {
         return err;
     };
     if db.failure.ends_session() {
-        return exit::connection_lost(lost::sentence(&err, db, doing));
+        let lost = exit::connection_lost(lost::sentence(&err, db, doing));
+        // COMMIT was sent and its answer never came: in doubt, not failed.
+        let committing = err.chain().any(|c| c.is::<CommitFailed>());
+        return if committing {
+            exit::in_doubt(lost)
+        } else {
+            lost
+        };
     }
     let said = db.server_message.as_deref().unwrap_or_default();
     let sentence = if retryable(&err).is_some() {

@@ -280,6 +280,7 @@ pub mod doctor;
 pub mod fail_safely;
 pub mod fleet;
 pub mod history;
+pub mod replication;
 pub mod sandbox;
 pub mod schema_check;
 pub mod scripts;
@@ -299,6 +300,7 @@ pub const ALL: &[&Statement] = &[
     &session::PROOF,
     &session::NOW,
     &session::IN_RECOVERY,
+    &replication::AFTER_COMMIT,
     &session::PRIMARY_CONNINFO,
     &session::SET_LOCAL_ROLE,
     &session::TARGET,

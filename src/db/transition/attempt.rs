@@ -27,6 +27,7 @@ use crate::decide::transition::server::{SchemaFound, safe_to_write};
 use crate::decide::transition::written::{Written, check_reread};
 use crate::decide::{self, transition};
 use crate::exit;
+use crate::model::replication::Replication;
 use crate::model::{BreakGlassPath, DeploymentSnapshot, NextCommand};
 
 /// One attempt: steps 1 to 4 here (one round trip each, the third only for
@@ -196,7 +197,7 @@ fn attempt_in(
     // Steps 11 and 12 (a dry run also rolls back there).
     let (tx, event) = guard_and_reread(tx, request, id, &first, &written, deferred_enforcing)?;
 
-    let outcome = Outcome {
+    let mut outcome = Outcome {
         deployment_id: id,
         target: None,
         path,
@@ -214,10 +215,11 @@ fn attempt_in(
         findings: decision.verdict.findings,
         next_command: NextCommand::wait(id),
         rerun: None,
+        replication: None,
     };
     // Step 13: COMMIT (a dry run rolled back in step 11's message).
     if let Some(tx) = tx {
-        finish(tx, id)?;
+        outcome.replication = finish(tx, id)?;
     }
     Ok(outcome)
 }
@@ -330,20 +332,40 @@ fn set_role(tx: &mut Pinned<'_>, request: &Request) -> Result<()> {
     Ok(())
 }
 
-/// Step 13: a Ctrl-C that came in meanwhile rolls back; otherwise COMMIT.
-/// (A dry run rolled back in step 11's message, having checked
-/// everything.)
-fn finish(tx: Pinned<'_>, id: Uuid) -> Result<()> {
+/// Step 13: a Ctrl-C that came in meanwhile rolls back; otherwise COMMIT,
+/// and in the same message (no round trip more) whether the primary's
+/// standbys have the write (`sql/replication/after_commit.sql`; README,
+/// "Connecting"). (A dry run rolled back in step 11's message, having
+/// checked everything.)
+fn finish(tx: Pinned<'_>, id: Uuid) -> Result<Option<Replication>> {
     if crate::interrupt::interrupted() {
         tx.rollback()?;
         return Err(exit::interrupted(
             "interrupted before COMMIT: rolled back, nothing was written",
         ));
     }
-    tx.commit()
+    let script = format!("COMMIT;\n{}", sql::replication::AFTER_COMMIT.text);
+    let messages = tx
+        .end_with(&script)
         .map_err(|source| CommitFailed {
             deployment: id,
             source,
         })
-        .map_err(anyhow::Error::new)
+        .map_err(anyhow::Error::new)?;
+    Ok(messages.iter().find_map(|message| match message {
+        SimpleQueryMessage::Row(row) => replication_of(row),
+        _ => None,
+    }))
+}
+
+/// The row of `sql/replication/after_commit.sql`, as text (simple query).
+fn replication_of(row: &postgres::SimpleQueryRow) -> Option<Replication> {
+    let count = |name: &str| row.get(name).and_then(|text| text.parse::<i64>().ok());
+    Some(Replication {
+        commit_lsn: row.get("commit_lsn")?.to_string(),
+        standbys: count("standbys")?,
+        synchronous: count("synchronous")?,
+        confirmed: count("confirmed")?,
+        unknown: count("unknown")?,
+    })
 }

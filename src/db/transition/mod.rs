@@ -29,6 +29,7 @@ use std::time::Duration;
 
 pub use crate::model::outcome::{EventOut, Outcome};
 use anyhow::Result;
+pub use preconditions::refuse_on_standby;
 
 use super::session::Session;
 use super::sql::Schema;

@@ -174,6 +174,7 @@ pub fn replay(
         findings: Vec::new(),
         next_command: NextCommand::wait(id),
         rerun: None,
+        replication: None,
     })
 }
 

@@ -64,17 +64,31 @@ pub fn fit_to_write(settings: &Settings) -> Result<()> {
     Ok(())
 }
 
+/// How a standby's refusal begins: its headline, first whatever wraps it
+/// (`is_on_standby`).
+pub const ON_STANDBY: &str = "this is a standby (read-only replica)";
+
 /// Step 1 on a standby: it cannot take the write. `primary`: where the
 /// standby says it replicates from (host and port only: primary_conninfo
-/// can hold a password), when it says.
+/// can hold a password), when it says. The headline says standby first
+/// (README, "Connecting"): every later word follows from it.
 pub fn on_standby(primary: Option<&str>) -> anyhow::Error {
     let primary = primary
         .map(|p| format!(" ({p}, from this standby's primary_conninfo)"))
         .unwrap_or_default();
     exit::refused(format!(
-        "this server is a standby (read-only replica, in recovery): fail-safely must run \
-         against the primary{primary}. Point DATABASE_URL at the primary and rerun; nothing was written"
+        "{ON_STANDBY} of the primary{primary}: writes go to the primary, so fail-safely must \
+         run against the primary. Point DATABASE_URL at the primary's host, or connect with \
+         target_session_attrs=read-write (a multi-host DATABASE_URL then finds the primary), \
+         and rerun; nothing was written"
     ))
+}
+
+/// Whether `err` is, or wraps, a standby's refusal: then it is the
+/// headline, not what a later step made of it.
+pub fn is_on_standby(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|cause| cause.to_string().starts_with(ON_STANDBY))
 }
 
 /// What step 4's schema check found that stands in the way of the write.

@@ -63,6 +63,21 @@ fn a_standby_is_refused_naming_its_primary_when_known() {
 }
 
 #[test]
+fn a_standby_refusal_says_standby_first_and_is_found_inside_a_context() {
+    let err = on_standby(Some("db1:5432"));
+    let text = err.to_string();
+    assert!(
+        text.starts_with("this is a standby (read-only replica) of the primary"),
+        "{text}"
+    );
+    assert!(text.contains("writes go to the primary"), "{text}");
+    assert!(text.contains("target_session_attrs=read-write"), "{text}");
+    let wrapped = err.context("the plan no longer holds for deployment d1");
+    assert!(is_on_standby(&wrapped));
+    assert!(!is_on_standby(&anyhow::anyhow!("the plan no longer holds")));
+}
+
+#[test]
 fn a_database_the_check_found_anything_in_is_refused_naming_each() {
     let id = Uuid::from_u128(0xD1);
     assert!(safe_to_write(id, &SchemaFound::default()).is_ok());

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use super::batch::{Done, finish, run_each, wait_for_written};
 use super::pace::Pace;
@@ -19,11 +19,13 @@ use crate::db::approvals::Application;
 use crate::db::session::Session;
 use crate::db::transition::Request;
 use crate::decide::approval;
+use crate::decide::transition::server;
 use crate::exit;
 use crate::model::approvals::Approvals;
 use crate::model::batch::{BatchItem, BatchReport};
+use crate::model::next::{NextCommand, Subcommand};
 use crate::model::plan::Plan;
-use crate::model::target::WriteTarget;
+use crate::model::target::{ServerRole, WriteTarget};
 use crate::ops::Context;
 use crate::ui;
 
@@ -53,15 +55,36 @@ pub fn apply(ctx: &Context, args: &FailSafelyArgs, file: &Path) -> Result<BatchR
         target: Some(target),
         plan_id: Some(plan.plan_id),
         rate: pace.kept(),
-        next_command: wait_for_written(&items),
+        next_command: next_command(args, file, &items),
     };
     Ok(finish(items, done))
+}
+
+/// After an apply that did not finish (not run, failed, in doubt), the
+/// same apply again (it replays what was applied); else `wait` for what
+/// was written.
+fn next_command(args: &FailSafelyArgs, file: &Path, items: &[BatchItem]) -> Option<NextCommand> {
+    if !crate::model::batch::unfinished(items) {
+        return wait_for_written(items);
+    }
+    let next = NextCommand::new(Subcommand::FailSafely).option("--apply", file.display());
+    Some(match &args.role {
+        Some(role) => next.option("--role", role),
+        None => next,
+    })
 }
 
 /// The plan to apply (the server's copy where the database records
 /// plans), refused (4) unless it is for this database, still valid and
 /// allowed here; after a failover, says where it was made.
 fn held(connected: &mut Connected, plan: Plan, args: &FailSafelyArgs) -> Result<Plan> {
+    // A standby takes no plan: say so before anything about the plan
+    // (README, "Connecting").
+    if connected.target.role == ServerRole::Standby {
+        return Err(crate::db::transition::refuse_on_standby(
+            &mut connected.session,
+        ));
+    }
     let (approvals, target) = (&connected.approvals, &connected.target);
     let (plan, now) = server_copy(&mut connected.session, approvals, plan, connected.now)?;
     approval::check_target(&plan.target, target)?;
@@ -194,12 +217,17 @@ fn check_each(client: &mut Session, requests: &[Request]) -> Result<Vec<bool>> {
             dry_run: true,
             ..request.clone()
         };
-        let outcome = execute(client, &dry).with_context(|| {
-            format!(
-                "the plan no longer holds for deployment {}: nothing was written",
-                request.deployment
-            )
-        })?;
+        let outcome = match execute(client, &dry) {
+            Ok(outcome) => outcome,
+            // A standby holds no plan at all: its refusal is the headline.
+            Err(err) if server::is_on_standby(&err) => return Err(err),
+            Err(err) => {
+                return Err(err.context(format!(
+                    "the plan no longer holds for deployment {}: nothing was written",
+                    request.deployment
+                )));
+            }
+        };
         replays.push(outcome.replayed);
     }
     Ok(replays)

@@ -17,7 +17,7 @@ use crate::cli::FailSafelyArgs;
 use crate::db::transition::Request;
 use crate::decide::batch::{BatchResult, batch_code};
 use crate::exit::{self, ExitCode};
-use crate::model::batch::{BatchItem, BatchReport, BatchSummary, RateKept};
+use crate::model::batch::{BatchItem, BatchReport, BatchSummary, Rate, RateKept};
 use crate::model::next::{NextCommand, Subcommand};
 use crate::model::target::WriteTarget;
 use crate::ops::{Context, batch_file};
@@ -49,6 +49,8 @@ pub(super) fn item(
                 deployment: deployment.to_string(),
                 result: if code == ExitCode::Refused {
                     BatchResult::Refused
+                } else if exit::is_in_doubt(&err) {
+                    BatchResult::InDoubt
                 } else {
                     BatchResult::Failed
                 },
@@ -270,8 +272,10 @@ fn confirm_and_apply(
 }
 
 /// What to run after the batch: after a dry run, the batch for real; after
-/// writes, `wait` for what was written (the same list, or the ids when it
-/// came on stdin). None when nothing is left to do.
+/// a batch that did not finish (not run, failed, in doubt), the same batch
+/// again, which replays what was applied and does the rest; after writes,
+/// `wait` for what was written (the same list, or the ids when it came on
+/// stdin). None when nothing is left to do.
 fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Option<NextCommand> {
     let stdin = from == Path::new("-");
     if args.dry_run {
@@ -286,11 +290,48 @@ fn next_command(args: &FailSafelyArgs, from: &Path, items: &[BatchItem]) -> Opti
             }
         });
     }
+    if crate::model::batch::unfinished(items) {
+        // Stopped at a refusal: the rerun would stop there again, so it
+        // goes past (the refused stay refused, each named on stderr).
+        let refused = items.iter().any(|i| i.result == BatchResult::Refused);
+        return Some(rerun(args, from, refused));
+    }
     let written = wait_for_written(items)?;
     Some(match stdin {
         true => written,
         false => NextCommand::new(Subcommand::Wait).option("--from", from.display()),
     })
+}
+
+/// The same batch command again, with what makes it the same writes (the
+/// reason, --idempotency-key, --role) and the same choices (--keep-going,
+/// --even-if-not-stuck, --rate); a confirmation is asked again unless
+/// --yes is given again. `past_refusals`: add --keep-going.
+fn rerun(args: &FailSafelyArgs, from: &Path, past_refusals: bool) -> NextCommand {
+    let mut next = NextCommand::new(Subcommand::FailSafely).option("--from", from.display());
+    let options = [
+        ("--reason", args.reason.clone()),
+        ("--idempotency-key", args.idempotency_key.clone()),
+        ("--role", args.role.clone()),
+        (
+            "--rate",
+            (args.rate != Rate::DEFAULT).then(|| format!("{}/s", args.rate.per_second)),
+        ),
+    ];
+    for (flag, value) in options {
+        if let Some(value) = value {
+            next = next.option(flag, value);
+        }
+    }
+    for (flag, given) in [
+        ("--keep-going", args.keep_going || past_refusals),
+        ("--even-if-not-stuck", args.even_if_not_stuck),
+    ] {
+        if given {
+            next = next.arg(flag);
+        }
+    }
+    next
 }
 
 /// `wait` for the deployments the batch applied or replayed, by id; None

@@ -32,6 +32,15 @@ fn headline(d: &DiagnoseReport) -> String {
         prose(&verdict.headline),
         prose(&verdict.reason)
     );
+    // A standby's stale view right under the heading, before the verdict
+    // is acted on.
+    if let Some(stale) = d.read_from.stale_line() {
+        out = out.replacen(
+            "**Verdict:**",
+            &format!("**{}**\n\n**Verdict:**", prose(&stale)),
+            1,
+        );
+    }
     if let Some(next) = &verdict.next_command {
         out.push_str(&format!("\n**Next:** {}\n", code(&next.to_string())));
     }

@@ -65,7 +65,16 @@ impl Report for Diagnosis<'_> {
 /// stands alone on its line, whole.
 pub fn verdict_lines(out: &Output, d: &DiagnoseReport) -> Vec<String> {
     let (width, verdict) = (out.width, d.verdict);
-    let mut lines = headline_lines(out, verdict);
+    // A standby's stale view comes before the verdict drawn from it.
+    let mut lines: Vec<String> = d
+        .read_from
+        .stale_line()
+        .map(|line| wrap(&line, width, "! ", "  "))
+        .unwrap_or_default()
+        .iter()
+        .map(|l| out.paint(l, Paint::Warn))
+        .collect();
+    lines.extend(headline_lines(out, verdict));
     // For "nothing to do" the headline already says why.
     if !verdict.headline.contains(&verdict.reason) {
         lines.extend(wrap(

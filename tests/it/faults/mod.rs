@@ -4,9 +4,11 @@
 
 mod bad_input;
 mod connection_loss;
+mod failover;
 mod interrupts;
 mod properties;
 mod standby;
+mod standby_lag;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -171,6 +171,7 @@ fn snapshot_of(s: &State) -> Snapshot {
             at: now,
             in_recovery: false,
             replay_lag_seconds: None,
+            replay_paused: false,
             server_version: "15".to_string(),
             isolation: "repeatable read".to_string(),
             read_only: true,
