@@ -6,11 +6,20 @@
 -- with synchronous_standby_names set) and how many have replayed up to that
 -- position. A standby whose replay_lsn this role may not see (without
 -- pg_read_all_stats it reads NULL) counts as unknown, never as confirmed.
-SELECT pg_catalog.pg_current_wal_insert_lsn()::text AS commit_lsn,
+--
+-- It runs after COMMIT, outside any transaction of the tool's, so with the
+-- session's own search_path (a pooled session's, or one a look-alike
+-- schema leads): every function, operator and type is named in
+-- pg_catalog, so nothing of another schema can run in the operator's place.
+SELECT pg_catalog.pg_current_wal_insert_lsn()::pg_catalog.text AS commit_lsn,
        pg_catalog.current_setting('synchronous_standby_names') AS synchronous_standby_names,
-       count(r.pid) AS standbys,
-       count(r.pid) FILTER (WHERE r.sync_state IN ('sync', 'quorum')) AS synchronous,
-       count(r.pid) FILTER (WHERE r.replay_lsn >= pg_catalog.pg_current_wal_insert_lsn()) AS confirmed,
-       count(r.pid) FILTER (WHERE r.replay_lsn IS NULL) AS unknown
+       pg_catalog.count(r.pid) AS standbys,
+       pg_catalog.count(r.pid) FILTER (
+           WHERE r.sync_state OPERATOR(pg_catalog.=) 'sync'
+              OR r.sync_state OPERATOR(pg_catalog.=) 'quorum') AS synchronous,
+       pg_catalog.count(r.pid) FILTER (
+           WHERE r.replay_lsn OPERATOR(pg_catalog.>=) pg_catalog.pg_current_wal_insert_lsn())
+           AS confirmed,
+       pg_catalog.count(r.pid) FILTER (WHERE r.replay_lsn IS NULL) AS unknown
 FROM (SELECT 1) AS one
 LEFT JOIN pg_catalog.pg_stat_replication AS r ON true

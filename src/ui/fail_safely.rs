@@ -207,15 +207,7 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
     } else if let Some(reason) = o.event.payload.get("reason").and_then(Value::as_str) {
         lines.extend(wrap(&visible(reason), out.width, "  reason: ", "    "));
     }
-    if let Some(replication) = o.replication.as_ref().and_then(|r| r.sentence()) {
-        let paint = match o.replication.as_ref().is_some_and(|r| r.at_risk()) {
-            true => Paint::Warn,
-            false => Paint::Dim,
-        };
-        for line in wrap(&replication, out.width, "  ", "    ") {
-            lines.push(out.paint(&line, paint));
-        }
-    }
+    replication_lines(out, o, &mut lines);
     lines.push(stuck_line(out, o));
     evidence_lines(out, o, &mut lines);
     finding_lines(out, o, &mut lines);
@@ -228,6 +220,27 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
         "  ",
         "    ",
     ));
+    next_lines(out, o, not_written, &mut lines);
+    lines.join("\n")
+}
+
+/// How many of the primary's standbys had the write when it was read
+/// after COMMIT, in warning colour when none had it yet.
+fn replication_lines(out: &Output, o: &Outcome, lines: &mut Vec<String>) {
+    if let Some(replication) = o.replication.as_ref().and_then(|r| r.sentence()) {
+        let paint = match o.replication.as_ref().is_some_and(|r| r.at_risk()) {
+            true => Paint::Warn,
+            false => Paint::Dim,
+        };
+        for line in wrap(&replication, out.width, "  ", "    ") {
+            lines.push(out.paint(&line, paint));
+        }
+    }
+}
+
+/// What to run next: after a dry run the same command for real, after a
+/// write the wait that verifies it.
+fn next_lines(out: &Output, o: &Outcome, not_written: bool, lines: &mut Vec<String>) {
     if not_written {
         // The command to paste, whole on its line (a reason's spaces are
         // inside its quotes, where no line break continues a command): the
@@ -259,7 +272,6 @@ pub fn outcome_text(out: &Output, o: &Outcome) -> String {
             fit_command(&o.next_command.to_string(), out.command_room(2))
         ));
     }
-    lines.join("\n")
 }
 
 impl Report for Outcome {

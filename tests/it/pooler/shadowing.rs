@@ -112,8 +112,17 @@ fn every_command(db: &TestDb, planted: &Planted, via: Via, clean: &[Value]) {
     assert_eq!(run.json()["path"], "teardown_requested");
     let replay = run_ok(db, planted, &via, &yes);
     assert_eq!(replay.json()["replayed"], true);
-    // The teardown waits for the dead edge-07: wait times out (exit 6).
-    let wait = ["wait", &d3, "--timeout", "1s", "--interval", "200ms"];
+    // The teardown waits for the dead edge-07: with --wait-for-node, wait
+    // keeps looking and times out (exit 6).
+    let wait = [
+        "wait",
+        &d3,
+        "--wait-for-node",
+        "--timeout",
+        "1s",
+        "--interval",
+        "200ms",
+    ];
     let run = via.run(db, &planted.operator, &[], &wait);
     run.assert_code(6);
     assert_nothing_ran(planted, "wait", &via, &run);
