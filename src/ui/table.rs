@@ -221,6 +221,14 @@ impl Table {
             })
             .collect();
         let shrinkable = |i: usize| self.columns[i].fit == Fit::Shrink;
+        // No column is wider than the screen: start a long text there, so
+        // the word-at-a-time steps below are a screen's width at most, not
+        // a 4096-character value's (each step measures every cell).
+        for &i in shown.iter().filter(|&&i| shrinkable(i)) {
+            if widths[i] > width && total(widths) > width {
+                widths[i] = self.cut_width(i, width, headers).clamp(floors[i], width);
+            }
+        }
         while total(widths) > width {
             let widest = shown
                 .iter()

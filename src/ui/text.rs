@@ -206,6 +206,13 @@ pub fn cut_at_word(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
         return std::borrow::Cow::Borrowed(text);
     }
     let room = width.saturating_sub(1);
+    // Only a head of the text can be kept: measure that, not a value of
+    // thousands of characters at every break.
+    let head_end = text
+        .char_indices()
+        .nth(4 * width + 64)
+        .map_or(text.len(), |(i, _)| i);
+    let text = &text[..head_end];
     let end = breaks(text)
         .take_while(|&i| width_of(&text[..i]) <= room)
         .filter(|&i| !text[..i].trim_end().is_empty())
