@@ -199,12 +199,11 @@ fn the_sandbox_prose_cuts_no_word() {
     check(&db, &args);
 }
 
-#[test]
-fn the_approvers_screen_cuts_no_word_and_ends_with_who_when_and_the_counts() {
-    use pushleft_controller::ui::{Output, plan::apply_text};
-    let (db, list, dir) = incident();
+/// The incident's batch planned into `dir/approve.json` (`--plan-out`):
+/// the plan file's path.
+fn planned(db: &TestDb, list: &tempfile::NamedTempFile, dir: &tempfile::TempDir) -> String {
     let path = dir.path().join("approve.json");
-    let path = path.to_str().expect("a UTF-8 path");
+    let path = path.to_str().expect("a UTF-8 path").to_string();
     let list = list.path().to_str().expect("a UTF-8 path");
     db.run(&[
         "fail-safely",
@@ -213,9 +212,18 @@ fn the_approvers_screen_cuts_no_word_and_ends_with_who_when_and_the_counts() {
         "--reason",
         "INC-7 edge-07 died",
         "--plan-out",
-        path,
+        &path,
     ])
     .assert_code(0);
+    path
+}
+
+#[test]
+fn the_approvers_screen_cuts_no_word_and_ends_with_who_when_and_the_counts() {
+    use pushleft_controller::ui::{Output, plan::apply_text};
+    let (db, list, dir) = incident();
+    let path = planned(&db, &list, &dir);
+    let path = path.as_str();
     let mut file: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path).expect("the plan")).expect("JSON");
     file.as_object_mut()
@@ -270,19 +278,8 @@ fn the_approvers_prompt_names_the_requester_and_the_count_on_the_screen() {
         return;
     }
     let (db, list, dir) = incident();
-    let path = dir.path().join("approve.json");
-    let path = path.to_str().expect("a UTF-8 path");
-    let list = list.path().to_str().expect("a UTF-8 path");
-    db.run(&[
-        "fail-safely",
-        "--from",
-        list,
-        "--reason",
-        "INC-7 edge-07 died",
-        "--plan-out",
-        path,
-    ])
-    .assert_code(0);
+    let path = planned(&db, &list, &dir);
+    let path = path.as_str();
     let before = db.dump();
     let me = pushleft_controller::db::connect::os_user();
     let shown = Tmux::start(&db, (80, 24), &["fail-safely", "--apply", path]);
